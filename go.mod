@@ -1,0 +1,3 @@
+module github.com/sendlint/sendlint
+
+go 1.26.0

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// options are the standalone driver's flags.
+type options struct {
+	json    bool
+	format  string
+	test    bool
+	fix     bool
+	diff    bool
+	tags    string
+	enabled map[string]*triState
+	// forward holds the analyzer flags to hand to go vet, in command-line
+	// order: -<pass>=<bool> and -<pass>.<flag>=<value>.
+	forward  []string
+	patterns []string
+}
+
+// triState is a pass's enable flag: unset, true or false. As with go vet,
+// naming some passes with -<pass> runs only those; -<pass>=false drops one.
+type triState int
+
+const (
+	unset triState = iota
+	setTrue
+	setFalse
+)
+
+func (t *triState) IsBoolFlag() bool { return true }
+
+func (t *triState) String() string {
+	switch *t {
+	case setTrue:
+		return "true"
+	case setFalse:
+		return "false"
+	}
+	return ""
+}
+
+func (t *triState) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return fmt.Errorf("want true or false")
+	}
+	if v {
+		*t = setTrue
+	} else {
+		*t = setFalse
+	}
+	return nil
+}
+
+// parseFlags parses the standalone command line. Errors are one line.
+func parseFlags(analyzers []*analysis.Analyzer, args []string, stdout io.Writer) (*options, error) {
+	opts := &options{enabled: make(map[string]*triState)}
+	fs := flag.NewFlagSet("sendlint", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.BoolVar(&opts.json, "json", false, "print go vet's JSON (exit 0 even with findings, as go vet does)")
+	fs.StringVar(&opts.format, "format", "text", "output format: text or json")
+	fs.BoolVar(&opts.test, "test", true, "also analyse test files")
+	fs.BoolVar(&opts.fix, "fix", false, "apply suggested fixes")
+	fs.BoolVar(&opts.diff, "diff", false, "with -fix, print the fixes as a diff instead of applying them")
+	fs.StringVar(&opts.tags, "tags", "", "comma-separated build tags, as for go build")
+	for _, a := range analyzers {
+		t := new(triState)
+		opts.enabled[a.Name] = t
+		fs.Var(t, a.Name, "enable "+a.Name+" (naming passes runs only those)")
+		a.Flags.VisitAll(func(f *flag.Flag) {
+			fs.Var(f.Value, a.Name+"."+f.Name, f.Usage)
+		})
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			usage(stdout, fs)
+			return nil, err
+		}
+		return nil, err
+	}
+	if opts.format != "text" && opts.format != "json" {
+		return nil, fmt.Errorf("invalid value %q for flag -format: want text or json", opts.format)
+	}
+	fs.Visit(func(f *flag.Flag) {
+		if _, ok := opts.enabled[f.Name]; ok || strings.Contains(f.Name, ".") {
+			opts.forward = append(opts.forward, "-"+f.Name+"="+f.Value.String())
+		}
+	})
+	opts.patterns = fs.Args()
+	if len(opts.patterns) == 0 {
+		opts.patterns = []string{"."}
+	}
+	return opts, nil
+}
+
+func usage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintf(w, `sendlint finds sends that let one slow or vanished receiver stall everyone.
+
+Usage:
+	sendlint [flags] [packages]
+	go vet -vettool=$(command -v sendlint) [packages]
+	sendlint help [pass]
+
+Exit codes: 0 no findings, 1 errors, 2 bad usage, 3 findings.
+
+Flags:
+`)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+}

@@ -1,0 +1,32 @@
+// Command sendlint finds sends that let one slow or vanished receiver stall
+// everyone: bare channel sends, sends made while a mutex is held, and stream
+// sends reachable from more than one goroutine.
+//
+// Usage:
+//
+//	sendlint [flags] [packages]                    analyse packages (default ".")
+//	go vet -vettool=$(command -v sendlint) [pkgs]  the same, driven by go vet
+//	sendlint help [pass]                           list the passes, or explain one
+//
+// Exit codes: 0 no findings, 1 errors (a package that does not load or
+// type-check, a malformed directive), 2 bad usage, 3 findings.
+package main
+
+import (
+	"os"
+
+	"github.com/sendlint/sendlint/passes"
+)
+
+func main() {
+	analyzers := passes.All()
+	args := os.Args[1:]
+	switch {
+	case isVetInvocation(args):
+		vettool(analyzers, args)
+	case len(args) > 0 && args[0] == "help":
+		os.Exit(help(os.Stdout, os.Stderr, analyzers, args[1:]))
+	default:
+		os.Exit(standalone(analyzers, args, os.Stdout, os.Stderr))
+	}
+}

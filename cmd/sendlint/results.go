@@ -1,0 +1,193 @@
+package main
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// diagnostic is one finding in go vet's JSON form.
+type diagnostic struct {
+	Category       string            `json:"category,omitempty"`
+	Posn           string            `json:"posn"`
+	End            string            `json:"end"`
+	Message        string            `json:"message"`
+	SuggestedFixes []json.RawMessage `json:"suggested_fixes,omitempty"`
+	Related        []related         `json:"related,omitempty"`
+
+	pkg, pass string
+	pos       position
+}
+
+type related struct {
+	Posn    string `json:"posn"`
+	End     string `json:"end"`
+	Message string `json:"message"`
+}
+
+// position is a parsed "file:line:col".
+type position struct {
+	file      string
+	line, col int
+}
+
+func parsePosition(s string) position {
+	var p position
+	rest := s
+	if i := strings.LastIndex(rest, ":"); i >= 0 {
+		p.col, _ = strconv.Atoi(rest[i+1:])
+		rest = rest[:i]
+	}
+	if i := strings.LastIndex(rest, ":"); i >= 0 {
+		p.line, _ = strconv.Atoi(rest[i+1:])
+		rest = rest[:i]
+	}
+	p.file = rest
+	return p
+}
+
+// results is what one run found.
+type results struct {
+	diags  []*diagnostic
+	errors []string
+}
+
+// parseVetJSON reads go vet's JSON stream: one object per package,
+// {"pkg": {"pass": [diagnostics] | {"error": "..."}}}.
+func parseVetJSON(r io.Reader) (*results, error) {
+	res := new(results)
+	dec := json.NewDecoder(r)
+	for dec.More() {
+		var tree map[string]map[string]json.RawMessage
+		if err := dec.Decode(&tree); err != nil {
+			return nil, fmt.Errorf("reading go vet's JSON output: %v", err)
+		}
+		for pkg, passes := range tree {
+			for pass, raw := range passes {
+				if err := res.add(pkg, pass, raw); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	res.sort()
+	return res, nil
+}
+
+func (res *results) add(pkg, pass string, raw json.RawMessage) error {
+	if bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) {
+		var e struct{ Error string }
+		if err := json.Unmarshal(raw, &e); err != nil {
+			return fmt.Errorf("reading go vet's JSON output: %v", err)
+		}
+		res.errors = append(res.errors, fmt.Sprintf("package %s: %s", pkg, e.Error))
+		return nil
+	}
+	var diags []*diagnostic
+	if err := json.Unmarshal(raw, &diags); err != nil {
+		return fmt.Errorf("reading go vet's JSON output: %v", err)
+	}
+	for _, d := range diags {
+		d.pkg, d.pass, d.pos = pkg, pass, parsePosition(d.Posn)
+		res.diags = append(res.diags, d)
+	}
+	return nil
+}
+
+// sort orders diagnostics by place, then pass and message, and drops the
+// duplicates a package and its test variant can both report.
+func (res *results) sort() {
+	slices.SortFunc(res.diags, func(a, b *diagnostic) int {
+		return cmp.Or(
+			cmp.Compare(a.pos.file, b.pos.file),
+			cmp.Compare(a.pos.line, b.pos.line),
+			cmp.Compare(a.pos.col, b.pos.col),
+			cmp.Compare(a.pass, b.pass),
+			cmp.Compare(a.Message, b.Message),
+			cmp.Compare(a.pkg, b.pkg),
+		)
+	})
+	res.diags = slices.CompactFunc(res.diags, func(a, b *diagnostic) bool {
+		return a.pos == b.pos && a.pass == b.pass && a.Message == b.Message
+	})
+	slices.Sort(res.errors)
+	res.errors = slices.Compact(res.errors)
+}
+
+// filterTests drops findings in test files, for -test=false.
+func (res *results) filterTests() {
+	res.diags = slices.DeleteFunc(res.diags, func(d *diagnostic) bool {
+		return strings.HasSuffix(d.pos.file, "_test.go")
+	})
+}
+
+// print writes the results and returns the exit code.
+func (res *results) print(opts *options, stdout, stderr io.Writer) int {
+	if !opts.test {
+		res.filterTests()
+	}
+	for _, e := range res.errors {
+		fmt.Fprintf(stderr, "sendlint: %s\n", e)
+	}
+	switch {
+	case opts.json:
+		res.printJSON(stdout)
+	case opts.format == "json":
+		res.printJSON(stdout)
+	default:
+		res.printText(stdout)
+	}
+	switch {
+	case len(res.errors) > 0:
+		return exitError
+	case len(res.diags) > 0 && !opts.json:
+		return exitFindings
+	}
+	return exitClean
+}
+
+func (res *results) printText(w io.Writer) {
+	cwd, _ := os.Getwd()
+	for _, d := range res.diags {
+		fmt.Fprintf(w, "%s: %s (%s)\n", relative(cwd, d.Posn), d.Message, d.pass)
+		for _, r := range d.Related {
+			fmt.Fprintf(w, "\t%s: %s\n", relative(cwd, r.Posn), r.Message)
+		}
+	}
+}
+
+// printJSON writes one go vet JSON object holding every package, with
+// packages and passes in sorted order.
+func (res *results) printJSON(w io.Writer) {
+	tree := make(map[string]map[string][]*diagnostic)
+	for _, d := range res.diags {
+		if tree[d.pkg] == nil {
+			tree[d.pkg] = make(map[string][]*diagnostic)
+		}
+		tree[d.pkg][d.pass] = append(tree[d.pkg][d.pass], d)
+	}
+	data, err := json.MarshalIndent(tree, "", "\t")
+	if err != nil {
+		panic(err) // the tree holds only strings and numbers
+	}
+	w.Write(append(data, '\n'))
+}
+
+// relative shortens an absolute position to one relative to dir, as go vet
+// prints them, when the file is below dir.
+func relative(dir, posn string) string {
+	if dir == "" || !filepath.IsAbs(posn) {
+		return posn
+	}
+	if rel, err := filepath.Rel(dir, posn); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return posn
+}

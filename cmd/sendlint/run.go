@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// Exit codes.
+const (
+	exitClean    = 0
+	exitError    = 1
+	exitUsage    = 2
+	exitFindings = 3
+)
+
+// standalone analyses packages by running go vet with this executable as
+// its vet tool. go vet loads and type-checks each package once, in
+// parallel, hands each the facts of its dependencies, and caches the
+// results; the driver only collects, filters, sorts and prints them.
+func standalone(analyzers []*analysis.Analyzer, args []string, stdout, stderr io.Writer) int {
+	opts, err := parseFlags(analyzers, args, stdout)
+	if err == flag.ErrHelp {
+		return exitClean
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "sendlint: %v (run 'sendlint -h' for usage)\n", err)
+		return exitUsage
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(stderr, "sendlint: cannot find its own executable: %v\n", err)
+		return exitError
+	}
+	if opts.fix {
+		return runFix(exe, opts, stdout, stderr)
+	}
+	res, err := vet(exe, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "sendlint: %v\n", err)
+		return exitError
+	}
+	return res.print(opts, stdout, stderr)
+}
+
+// vetArgs builds the go vet command line.
+func vetArgs(exe string, opts *options, extra ...string) []string {
+	args := []string{"vet", "-vettool=" + exe}
+	if opts.tags != "" {
+		args = append(args, "-tags="+opts.tags)
+	}
+	args = append(args, extra...)
+	args = append(args, opts.forward...)
+	return append(args, opts.patterns...)
+}
+
+// vet runs go vet in JSON mode and parses what it prints.
+func vet(exe string, opts *options) (*results, error) {
+	cmd := exec.Command("go", vetArgs(exe, opts, "-json")...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	runErr := cmd.Run()
+	var exitErr *exec.ExitError
+	if runErr != nil && !errors.As(runErr, &exitErr) {
+		return nil, fmt.Errorf("running go vet: %v", runErr)
+	}
+	res, err := parseVetJSON(&stdout)
+	if err != nil {
+		return nil, err
+	}
+	res.errors = append(res.errors, goErrors(stderr.String())...)
+	if runErr != nil && len(res.errors) == 0 {
+		res.errors = append(res.errors, "go vet failed: "+strings.TrimSpace(stderr.String()))
+	}
+	return res, nil
+}
+
+// runFix applies or prints suggested fixes through go vet -fix.
+func runFix(exe string, opts *options, stdout, stderr io.Writer) int {
+	extra := []string{"-fix"}
+	if opts.diff {
+		extra = append(extra, "-diff")
+	}
+	cmd := exec.Command("go", vetArgs(exe, opts, extra...)...)
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if err := cmd.Run(); err != nil {
+		var exitErr *exec.ExitError
+		if errors.As(err, &exitErr) {
+			return exitErr.ExitCode()
+		}
+		fmt.Fprintf(stderr, "sendlint: running go vet -fix: %v\n", err)
+		return exitError
+	}
+	return exitClean
+}
+
+// goErrors turns go vet's stderr into one message per failing package:
+// "# pkg" headers followed by the tool's or the go command's errors.
+func goErrors(stderr string) []string {
+	var out []string
+	pkg := ""
+	for line := range strings.SplitSeq(stderr, "\n") {
+		line = strings.TrimRight(line, "\r")
+		switch {
+		case line == "":
+		case strings.HasPrefix(line, "# "):
+			pkg = strings.TrimPrefix(line, "# ")
+		case strings.HasPrefix(line, "go: downloading "), strings.HasPrefix(line, "go: finding "):
+		case pkg != "":
+			out = append(out, fmt.Sprintf("package %s: %s", pkg, strings.TrimPrefix(line, "vet: ")))
+		default:
+			out = append(out, line)
+		}
+	}
+	return out
+}

@@ -1,0 +1,198 @@
+package chans
+
+import (
+	"go/constant"
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/sendlint/sendlint/internal/flow"
+)
+
+// Covered reports whether the buffer of the channel provably has room for
+// the send at site, so that the send cannot block: every send the channel
+// can see, counted with multiplicity, fits in its capacity.
+//
+// Two shapes are proved: a constant capacity at least the number of send
+// sites, none of which runs more than once (errc := make(chan error, 1) with
+// one send), and a capacity equal to the bound of the one loop that runs the
+// only send site once per iteration (make(chan T, len(xs)) with a send per
+// element of xs). Once the channel escapes to code this package cannot see,
+// only the owner's sends that no escape can precede are counted.
+func (x *Index) Covered(u *Uses, site Site) bool {
+	if x.escapedAt(u) {
+		return x.coveredBeforeEscape(u, site)
+	}
+	if n, ok := constCap(u.Make); ok {
+		return x.Count(u.Sends) <= n
+	}
+	return x.coveredByLoop(u)
+}
+
+// escapedAt reports whether other code may send on the channel.
+func (x *Index) escapedAt(u *Uses) bool { return len(u.Escapes) > 0 || len(u.Stores) > 0 }
+
+func (x *Index) coveredBeforeEscape(u *Uses, site Site) bool {
+	n, ok := constCap(u.Make)
+	if !ok || site.Func != u.Owner() {
+		return false
+	}
+	var early []Site
+	for _, s := range u.Sends {
+		if s.Func == u.Owner() && !x.afterEscape(u, s.Instr) {
+			early = append(early, s)
+		}
+	}
+	for _, s := range early {
+		if s.Instr == site.Instr {
+			return x.Count(early) <= n
+		}
+	}
+	return false
+}
+
+// afterEscape reports whether instr, in the owner, may run after the channel
+// escaped.
+func (x *Index) afterEscape(u *Uses, instr ssa.Instruction) bool {
+	for _, e := range append(append([]ssa.Instruction(nil), u.Escapes...), u.Stores...) {
+		if e.Parent() != u.Owner() || flow.Reaches(e, instr) {
+			return true
+		}
+	}
+	return false
+}
+
+// Many stands for a count that has no bound.
+const Many = 1 << 30
+
+// Count returns how many sends the sites can make, or many.
+func (x *Index) Count(sites []Site) int {
+	n := 0
+	for _, s := range sites {
+		if x.Repeats(s) {
+			return Many
+		}
+		n++
+	}
+	return n
+}
+
+// Repeats reports whether site can run more than once per call of the
+// channel's owner: it sits in a loop, or the owner starts its function from
+// a loop.
+func (x *Index) Repeats(s Site) bool {
+	if x.Loops(s.Func).InLoop(s.Instr.Block()) {
+		return true
+	}
+	return s.Start != nil && x.Loops(s.Start.Parent()).InLoop(s.Start.Block())
+}
+
+// coveredByLoop proves make(chan T, bound) with one send site run once per
+// iteration of a loop of the owner bounded by the same bound.
+func (x *Index) coveredByLoop(u *Uses) bool {
+	if len(u.Sends) != 1 {
+		return false
+	}
+	s := u.Sends[0]
+	at := s.Instr
+	if s.Start != nil {
+		if x.Loops(s.Func).InLoop(s.Instr.Block()) {
+			return false
+		}
+		at = s.Start
+	}
+	loops := x.Loops(at.Parent())
+	l := loops.Innermost(at.Block())
+	if l == nil || loops.Depth(at.Block()) > 1 {
+		return false
+	}
+	bound := LoopBound(l)
+	return bound != nil && SameValue(bound, u.Make.Size)
+}
+
+// LoopBound returns n for a loop whose header tests i < n, the shape of
+// counted loops, range over a slice and range over an integer:
+//
+//	rangeindex.loop:
+//	  t4 = phi [0: -1:int, 2: t5]
+//	  t5 = t4 + 1:int
+//	  t6 = t5 < t3                  // t3 = len(xs)
+//	  if t6 goto body else done
+func LoopBound(l *flow.Loop) ssa.Value {
+	instrs := l.Header.Instrs
+	if len(instrs) == 0 {
+		return nil
+	}
+	cond, ok := instrs[len(instrs)-1].(*ssa.If)
+	if !ok {
+		return nil
+	}
+	cmp, ok := cond.Cond.(*ssa.BinOp)
+	if !ok || cmp.Op != token.LSS {
+		return nil
+	}
+	return cmp.Y
+}
+
+// SameValue reports whether a and b denote the same value at run time as far
+// as the IR shows: the same SSA value, len of the same value, or loads of the
+// same field or global of the same value.
+func SameValue(a, b ssa.Value) bool {
+	if a == b {
+		return true
+	}
+	switch a := a.(type) {
+	case *ssa.Call:
+		b, ok := b.(*ssa.Call)
+		return ok && isLen(a) && isLen(b) && SameValue(a.Call.Args[0], b.Call.Args[0])
+	case *ssa.UnOp:
+		b, ok := b.(*ssa.UnOp)
+		return ok && a.Op == token.MUL && b.Op == token.MUL && SameValue(a.X, b.X)
+	case *ssa.FieldAddr:
+		b, ok := b.(*ssa.FieldAddr)
+		return ok && a.Field == b.Field && SameValue(a.X, b.X)
+	case *ssa.Const:
+		b, ok := b.(*ssa.Const)
+		return ok && a.Value != nil && b.Value != nil && constant.Compare(a.Value, token.EQL, b.Value)
+	case *ssa.Convert:
+		b, ok := b.(*ssa.Convert)
+		return ok && SameValue(a.X, b.X)
+	}
+	return false
+}
+
+func isLen(c *ssa.Call) bool {
+	b, ok := c.Call.Value.(*ssa.Builtin)
+	return ok && b.Name() == "len" && len(c.Call.Args) == 1
+}
+
+// ConstCap returns the capacity of mk when it is a constant, and 0 when it
+// is not known.
+func ConstCap(mk *ssa.MakeChan) int {
+	n, _ := constCap(mk)
+	return n
+}
+
+// constCap returns the capacity of mk when it is a constant.
+func constCap(mk *ssa.MakeChan) (int, bool) {
+	c, ok := mk.Size.(*ssa.Const)
+	if !ok || c.Value == nil {
+		return 0, false
+	}
+	n, ok := constant.Int64Val(constant.ToInt(c.Value))
+	return int(n), ok
+}
+
+// CapString describes the capacity of mk for a message: "cap 1000",
+// "cap len(xs)", or "" when it is not worth printing.
+func CapString(mk *ssa.MakeChan) string {
+	if n, ok := constCap(mk); ok {
+		if n == 0 {
+			return "unbuffered"
+		}
+		return "cap " + itoa(n)
+	}
+	return ""
+}
+
+func itoa(n int) string { return constant.MakeInt64(int64(n)).String() }

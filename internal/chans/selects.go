@@ -1,0 +1,156 @@
+package chans
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/sendlint/sendlint/internal/flow"
+)
+
+// LiveCase returns the first receive case of sel that can fire: a liveness
+// case such as <-ctx.Done(), a stop or done channel, or a timer. Any receive
+// counts except one on a channel nothing can ever send on or close: the nil
+// channel, or a channel made in this package that is only ever received
+// from. It returns -1 when there is none.
+//
+//	t6 = select blocking [t1<-t2, <-t4] (index int, ok bool, struct{})
+//	                               ^ t4 = invoke ctx.Done()
+func (x *Index) LiveCase(sel *ssa.Select) int {
+	for i, st := range sel.States {
+		if st.Dir == types.RecvOnly && !x.Dead(st.Chan) {
+			return i
+		}
+	}
+	return -1
+}
+
+// Dead reports whether a receive on ch can never proceed.
+func (x *Index) Dead(ch ssa.Value) bool {
+	origins := x.Origins(ch)
+	if len(origins) == 0 {
+		return false
+	}
+	for _, o := range origins {
+		switch o.Kind {
+		case Nil:
+		case Made:
+			u := x.Uses(o.Make)
+			if len(u.Sends) > 0 || len(u.Closes) > 0 || len(u.Escapes) > 0 || len(u.Stores) > 0 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// CaseEdge returns the edge that enters the body of case k of sel:
+//
+//	t6 = select blocking [<-t3, <-t4] (index int, ok bool, int, struct{})
+//	t7 = extract t6 #0
+//	t8 = t7 == 0:int
+//	if t8 goto 1 else 2         // 0 -> 1 enters case 0
+func CaseEdge(sel *ssa.Select, k int) (flow.Edge, bool) {
+	for _, ref := range *sel.Referrers() {
+		idx, ok := ref.(*ssa.Extract)
+		if !ok || idx.Index != 0 {
+			continue
+		}
+		for _, ref := range *idx.Referrers() {
+			cmp, ok := ref.(*ssa.BinOp)
+			if !ok || cmp.Op != token.EQL || !isInt(cmp.Y, k) {
+				continue
+			}
+			for _, ref := range *cmp.Referrers() {
+				if cond, ok := ref.(*ssa.If); ok {
+					b := cond.Block()
+					return flow.Edge{From: b, To: b.Succs[0]}, true
+				}
+			}
+		}
+	}
+	return flow.Edge{}, false
+}
+
+func isInt(v ssa.Value, k int) bool {
+	c, ok := v.(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
+		return false
+	}
+	n, ok := constant.Int64Val(c.Value)
+	return ok && int(n) == k
+}
+
+// ReceiveEdges returns, for the receive sites of u in fn, the instructions
+// that receive unconditionally (a plain <-ch) and the edges that enter a
+// select case receiving from ch. A path through either has received.
+func ReceiveEdges(u *Uses, fn *ssa.Function) (instrs map[ssa.Instruction]bool, edges map[flow.Edge]bool) {
+	instrs = make(map[ssa.Instruction]bool)
+	edges = make(map[flow.Edge]bool)
+	for _, r := range u.Recvs {
+		if r.Func != fn {
+			continue
+		}
+		if r.State < 0 {
+			instrs[r.Instr] = true
+		} else if e, ok := CaseEdge(r.Instr.(*ssa.Select), r.State); ok {
+			edges[e] = true
+		}
+	}
+	return instrs, edges
+}
+
+// ClosedEdges returns the edges of fn taken when a receive from the channel
+// of u reports that it is closed: the exit of a range loop over it, or the
+// !ok branch after v, ok := <-ch.
+//
+//	t1 = <-ch,ok
+//	t2 = extract t1 #1
+//	if t2 goto body else done   // 1 -> done observes the close
+func ClosedEdges(u *Uses, fn *ssa.Function) map[flow.Edge]bool {
+	edges := make(map[flow.Edge]bool)
+	for _, r := range u.Recvs {
+		if r.Func != fn {
+			continue
+		}
+		var tuple ssa.Value
+		switch recv := r.Instr.(type) {
+		case *ssa.UnOp:
+			if !recv.CommaOk {
+				continue
+			}
+			tuple = recv
+		case *ssa.Select:
+			tuple = recv // ok is #1 of the select's tuple, meaningful in case r.State
+		}
+		for _, ref := range *tuple.Referrers() {
+			if ok, isExtract := ref.(*ssa.Extract); isExtract && ok.Index == 1 {
+				okBranches(ok, true, edges)
+			}
+		}
+	}
+	return edges
+}
+
+// okBranches adds the branches taken when ok is false.
+func okBranches(ok ssa.Value, positive bool, edges map[flow.Edge]bool) {
+	for _, ref := range *ok.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.If:
+			b := r.Block()
+			if positive {
+				edges[flow.Edge{From: b, To: b.Succs[1]}] = true
+			} else {
+				edges[flow.Edge{From: b, To: b.Succs[0]}] = true
+			}
+		case *ssa.UnOp:
+			if r.Op == token.NOT {
+				okBranches(r, !positive, edges)
+			}
+		}
+	}
+}

@@ -1,0 +1,262 @@
+// Package flow answers control-flow questions about one SSA function: which
+// blocks form loops, and whether some path reaches a return while avoiding a
+// set of instructions or edges. The questions are asked per function and
+// the answers are memoised by the caller; nothing here is interprocedural.
+package flow
+
+import (
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Loop is a natural loop: the blocks that can reach a back edge to Header
+// without passing through Header, plus Header itself.
+type Loop struct {
+	Header *ssa.BasicBlock
+	Blocks map[*ssa.BasicBlock]bool
+}
+
+// Exits returns the edges that leave the loop, and the blocks inside it that
+// return. A loop whose only exit is its header's condition runs to
+// completion.
+func (l *Loop) Exits() (edges [][2]*ssa.BasicBlock, returns []*ssa.BasicBlock) {
+	for _, b := range orderedBlocks(l.Blocks) {
+		if isReturn(b) {
+			returns = append(returns, b)
+		}
+		for _, s := range b.Succs {
+			if !l.Blocks[s] {
+				edges = append(edges, [2]*ssa.BasicBlock{b, s})
+			}
+		}
+	}
+	return edges, returns
+}
+
+// Loops holds the natural loops of a function.
+type Loops struct {
+	loops []*Loop
+}
+
+// FindLoops computes the natural loops of fn. Loops sharing a header are
+// merged, as the usual definition does.
+func FindLoops(fn *ssa.Function) *Loops {
+	byHeader := make(map[*ssa.BasicBlock]*Loop)
+	var order []*ssa.BasicBlock
+	for _, b := range fn.Blocks {
+		for _, h := range b.Succs {
+			if !h.Dominates(b) {
+				continue
+			}
+			l := byHeader[h]
+			if l == nil {
+				l = &Loop{Header: h, Blocks: map[*ssa.BasicBlock]bool{h: true}}
+				byHeader[h] = l
+				order = append(order, h)
+			}
+			addBody(l, b)
+		}
+	}
+	ls := new(Loops)
+	for _, h := range order {
+		ls.loops = append(ls.loops, byHeader[h])
+	}
+	return ls
+}
+
+// addBody adds to l every block that reaches latch without passing l.Header.
+func addBody(l *Loop, latch *ssa.BasicBlock) {
+	stack := []*ssa.BasicBlock{latch}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if l.Blocks[b] {
+			continue
+		}
+		l.Blocks[b] = true
+		stack = append(stack, b.Preds...)
+	}
+}
+
+// Innermost returns the smallest loop containing b, or nil.
+func (ls *Loops) Innermost(b *ssa.BasicBlock) *Loop {
+	var best *Loop
+	for _, l := range ls.loops {
+		if l.Blocks[b] && (best == nil || len(l.Blocks) < len(best.Blocks)) {
+			best = l
+		}
+	}
+	return best
+}
+
+// Depth returns how many loops contain b.
+func (ls *Loops) Depth(b *ssa.BasicBlock) int {
+	n := 0
+	for _, l := range ls.loops {
+		if l.Blocks[b] {
+			n++
+		}
+	}
+	return n
+}
+
+// InLoop reports whether b can execute more than once per call.
+func (ls *Loops) InLoop(b *ssa.BasicBlock) bool { return ls.Innermost(b) != nil }
+
+// Edge is a control-flow edge between two blocks.
+type Edge struct{ From, To *ssa.BasicBlock }
+
+// Path describes a search for a path to a return.
+type Path struct {
+	// Stop reports whether an instruction ends the path (the path has done
+	// what was asked, e.g. received from the channel).
+	Stop func(ssa.Instruction) bool
+	// StopEdge reports whether taking an edge ends the path.
+	StopEdge func(Edge) bool
+}
+
+// ReturnReachable reports whether some path that starts just after the
+// instruction at index start of block from reaches a return without meeting
+// a stopping instruction or edge. Blocks that end in panic do not count as
+// returns: a function that panics is not waiting for anyone.
+func (p Path) ReturnReachable(from *ssa.BasicBlock, start int) bool {
+	if p.stopsIn(from.Instrs[start+1:]) {
+		return false
+	}
+	if isReturn(from) {
+		return true
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	var visit func(b *ssa.BasicBlock) bool
+	visit = func(b *ssa.BasicBlock) bool {
+		for _, s := range b.Succs {
+			if p.StopEdge != nil && p.StopEdge(Edge{b, s}) {
+				continue
+			}
+			if seen[s] {
+				continue
+			}
+			seen[s] = true
+			if p.stopsIn(s.Instrs) {
+				continue
+			}
+			if isReturn(s) || visit(s) {
+				return true
+			}
+		}
+		return false
+	}
+	return visit(from)
+}
+
+func (p Path) stopsIn(instrs []ssa.Instruction) bool {
+	if p.Stop == nil {
+		return false
+	}
+	for _, instr := range instrs {
+		if p.Stop(instr) {
+			return true
+		}
+	}
+	return false
+}
+
+func isReturn(b *ssa.BasicBlock) bool {
+	if len(b.Instrs) == 0 {
+		return false
+	}
+	_, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+	return ok
+}
+
+func orderedBlocks(set map[*ssa.BasicBlock]bool) []*ssa.BasicBlock {
+	out := make([]*ssa.BasicBlock, 0, len(set))
+	for b := range set {
+		out = append(out, b)
+	}
+	slices.SortFunc(out, func(a, b *ssa.BasicBlock) int { return a.Index - b.Index })
+	return out
+}
+
+// IndexOf returns the position of instr in its block.
+func IndexOf(instr ssa.Instruction) int {
+	for i, x := range instr.Block().Instrs {
+		if x == instr {
+			return i
+		}
+	}
+	return -1
+}
+
+// Reaches reports whether some path leads from instruction a to instruction
+// b of the same function.
+func Reaches(a, b ssa.Instruction) bool {
+	ab, bb := a.Block(), b.Block()
+	if ab == bb && IndexOf(a) < IndexOf(b) {
+		return true
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := append([]*ssa.BasicBlock(nil), ab.Succs...)
+	for len(stack) > 0 {
+		blk := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if blk == bb {
+			return true
+		}
+		if seen[blk] {
+			continue
+		}
+		seen[blk] = true
+		stack = append(stack, blk.Succs...)
+	}
+	return false
+}
+
+// MinCount returns the least number of counted instructions and edges on a
+// path from fn's entry to a return, or -1 when no return is reachable. It
+// answers "how many receives happen on every path", where a receive is an
+// instruction or the edge into a select case.
+func MinCount(fn *ssa.Function, instrs map[ssa.Instruction]bool, edges map[Edge]bool) int {
+	if len(fn.Blocks) == 0 {
+		return -1
+	}
+	weight := func(b *ssa.BasicBlock) int {
+		n := 0
+		for _, instr := range b.Instrs {
+			if instrs[instr] {
+				n++
+			}
+		}
+		return n
+	}
+	// Dijkstra over blocks; weights are small and the graph is a CFG, so a
+	// simple quadratic scan is fast enough and keeps the code plain.
+	dist := map[*ssa.BasicBlock]int{fn.Blocks[0]: weight(fn.Blocks[0])}
+	done := map[*ssa.BasicBlock]bool{}
+	best := -1
+	for {
+		var b *ssa.BasicBlock
+		for cand, d := range dist {
+			if !done[cand] && (b == nil || d < dist[b] || d == dist[b] && cand.Index < b.Index) {
+				b = cand
+			}
+		}
+		if b == nil {
+			return best
+		}
+		done[b] = true
+		if isReturn(b) && (best < 0 || dist[b] < best) {
+			best = dist[b]
+		}
+		for _, s := range b.Succs {
+			d := dist[b] + weight(s)
+			if edges[Edge{b, s}] {
+				d++
+			}
+			if old, ok := dist[s]; !ok || d < old {
+				dist[s] = d
+			}
+		}
+	}
+}

@@ -1,0 +1,111 @@
+// Package report is the one place where a pass's findings become
+// diagnostics. It applies what every pass shares: //sendlint:ignore
+// suppression (a directive that suppresses nothing is itself reported),
+// silence in generated files, and containment of a panic to the function
+// that caused it.
+package report
+
+import (
+	"fmt"
+	"go/token"
+	"runtime/debug"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"honnef.co/go/tools/analysis/facts/generated"
+
+	"github.com/sendlint/sendlint/internal/directive"
+)
+
+// Requires lists the analyzers a pass must require to use a Reporter.
+var Requires = []*analysis.Analyzer{directive.Analyzer, generated.Analyzer}
+
+// Reporter filters and forwards one pass's diagnostics.
+type Reporter struct {
+	pass      *analysis.Pass
+	ignores   []*directive.Ignore // those naming this pass
+	used      map[*directive.Ignore]bool
+	generated map[string]generated.Generator
+}
+
+// New returns the Reporter for pass. It fails when the package holds a
+// malformed directive, so that a bad directive stops the run with one clear
+// error instead of quietly changing what is reported.
+func New(pass *analysis.Pass) (*Reporter, error) {
+	idx := pass.ResultOf[directive.Analyzer].(*directive.Index)
+	if len(idx.Errors) > 0 {
+		return nil, idx.Errors[0]
+	}
+	r := &Reporter{
+		pass:      pass,
+		used:      make(map[*directive.Ignore]bool),
+		generated: pass.ResultOf[generated.Analyzer].(map[string]generated.Generator),
+	}
+	for _, ig := range idx.Ignores {
+		if ig.Names(pass.Analyzer.Name) {
+			r.ignores = append(r.ignores, ig)
+		}
+	}
+	return r, nil
+}
+
+// Report forwards d unless it lies in a generated file or an ignore
+// directive on its line or the line above covers it.
+func (r *Reporter) Report(d analysis.Diagnostic) {
+	pos := r.pass.Fset.Position(d.Pos)
+	if _, ok := r.generated[pos.Filename]; ok {
+		return
+	}
+	for _, ig := range r.ignores {
+		if ig.File == pos.Filename && (ig.Line == pos.Line || ig.Line == pos.Line-1) {
+			r.used[ig] = true
+			return
+		}
+	}
+	r.pass.Report(d)
+}
+
+// Guard runs check and turns a panic inside it into a diagnostic at pos that
+// names the function being analysed, so one odd function costs one finding
+// instead of the whole package.
+func (r *Reporter) Guard(name string, pos token.Pos, check func()) {
+	defer func() {
+		if v := recover(); v != nil {
+			frame := firstFrame(debug.Stack())
+			r.pass.Report(analysis.Diagnostic{
+				Pos:     pos,
+				Message: fmt.Sprintf("internal error: %s failed on %s: %v (at %s); please report it", r.pass.Analyzer.Name, name, v, frame),
+			})
+		}
+	}()
+	check()
+}
+
+// Finish reports the ignore directives for this pass that suppressed
+// nothing. Call it once, after the last Report.
+func (r *Reporter) Finish() {
+	for _, ig := range r.ignores {
+		if r.used[ig] {
+			continue
+		}
+		if _, ok := r.generated[ig.File]; ok {
+			continue
+		}
+		r.pass.Report(analysis.Diagnostic{
+			Pos:     ig.Pos,
+			Message: fmt.Sprintf("//sendlint:ignore directive suppresses no %s finding; remove it or name the right pass", r.pass.Analyzer.Name),
+		})
+	}
+}
+
+// firstFrame picks the innermost sendlint frame of a panic's stack, which is
+// what a bug report needs.
+func firstFrame(stack []byte) string {
+	lines := strings.Split(string(stack), "\n")
+	for i, line := range lines {
+		if strings.Contains(line, "github.com/sendlint/sendlint/") && !strings.Contains(line, "internal/report.") && i+1 < len(lines) {
+			return strings.TrimSpace(lines[i+1])
+		}
+	}
+	return "unknown location"
+}

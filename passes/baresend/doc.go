@@ -1,0 +1,81 @@
+// Package baresend defines an Analyzer that reports channel sends that can
+// block forever because their receiver may stop receiving.
+//
+// # Analyzer baresend
+//
+// baresend: report channel sends that can block forever when the receiver stops reading
+//
+// A send on a channel blocks until a receiver takes the value or the buffer
+// has room. When the receiving side can go away (a client disconnects, a
+// reader exits on shutdown, an owner gives up after a timeout), a bare send
+// wedges its goroutine forever, silently. When that goroutine serves many
+// clients (a router's shared reply path, a stream's reader, a fan-out loop),
+// one slow or vanished client stalls all of them.
+//
+// WRONG: the stream's reader replies to each client on the client's channel.
+// If one client stops draining it, the reader blocks and every client on the
+// stream stops receiving replies.
+//
+//	func (s *stream) forward(resp Response) {
+//		s.lock.Lock()
+//		tr := s.requestsToClients[resp.ID]
+//		s.lock.Unlock()
+//		tr.responses <- resp // reported
+//	}
+//
+// RIGHT: give up when the client is gone, and make the refusal visible.
+//
+//	select {
+//	case tr.responses <- resp:
+//	case <-tr.ctx.Done():
+//		s.metrics.abandoned.Inc()
+//	}
+//
+// The pass reports, at the send's arrow:
+//
+//   - a send on a channel the sending function does not own: one loaded from
+//     a struct field, a map, slice or array element, a global, a parameter
+//     whose callers are not all visible in the package, or a channel
+//     received from another channel. A send in a loop whose channel changes
+//     per iteration (a fan-out over receivers) says so: one slow receiver
+//     stalls every later one;
+//   - a send in the body of a select case (the select may have a default: the
+//     send inside the case is still bare);
+//   - a blocking select whose cases are all sends;
+//   - a send from a goroutine on a channel its starter made, when the starter
+//     can return without receiving it: a select with a timeout or ctx case, an
+//     early return, or taking the first of N answers (the leaked sender);
+//   - a send on a channel made locally whose receiving goroutine can return
+//     before the channel is drained (it exits on a drain, stop or ctx signal,
+//     or when its own stream fails), or that nothing receives from.
+//
+// Liveness. A send that is a case of a select is not reported when the select
+// has a default, or when another case receives from a channel that can fire:
+// ctx.Done(), a stop, quit or done channel, a timer, or any channel that some
+// code may send on or close. A receive on a channel that nothing can ever send
+// on or close (the nil channel, or a channel made in the package and never
+// sent on, closed or passed on) is not liveness. The pass does not judge
+// whether a live case is the right one; it asks only whether the goroutine has
+// a way out.
+//
+// Capacity. A send on a channel made in the package is not reported when the
+// buffer provably has room for every send: make(chan T, n) with at most n send
+// sites, none in a loop (errc := make(chan error, 1) with one send), or
+// make(chan T, len(xs)) with one send per element of xs. Once the channel
+// escapes to code the package cannot see, only the sends made before the
+// escape are counted.
+//
+// Guaranteed receive. A send from a goroutine is not reported when its
+// starter receives on every path before returning, or, for N senders,
+// receives until the channel is closed or exactly N times.
+//
+// Not reported: close(ch); sends on channels from calls, type assertions or
+// other values the pass cannot follow; sends on a channel made in the package
+// that is passed to code outside it (the receiver is unknown). A generator
+// that returns the channel its goroutine sends on is not reported: the
+// caller's reading discipline is not visible from the generator.
+//
+// Suppress a finding that is deliberate with a reason:
+//
+//	tr.responses <- resp //sendlint:ignore baresend the client reader never exits before the server
+package baresend

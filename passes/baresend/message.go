@@ -1,0 +1,117 @@
+package baresend
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/sendlint/sendlint/internal/chans"
+)
+
+// sendExprs maps the arrow of every send statement to its channel
+// expression, so messages can name the channel as the source spells it.
+func sendExprs(files []*ast.File) map[token.Pos]ast.Expr {
+	m := make(map[token.Pos]ast.Expr)
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if s, ok := n.(*ast.SendStmt); ok {
+				m[s.Arrow] = s.Chan
+			}
+			return true
+		})
+	}
+	return m
+}
+
+// exprString names the channel sent on at the arrow pos.
+func (c *checker) exprString(pos token.Pos, ch ssa.Value) string {
+	if e, ok := c.exprs[pos]; ok {
+		return types.ExprString(e)
+	}
+	return ch.Name()
+}
+
+// chanDesc describes the channel of a send: "tr.responses (chan Response,
+// cap 1000)".
+func (c *checker) chanDesc(pos token.Pos, ch ssa.Value, v verdict) string {
+	desc := types.TypeString(ch.Type(), types.RelativeTo(c.pass.Pkg))
+	if caps := capsOf(v.makes); caps != "" {
+		desc += ", " + caps
+	}
+	return fmt.Sprintf("%s (%s)", c.exprString(pos, ch), desc)
+}
+
+// capsOf describes the capacities of the make sites: "cap 1000", or "cap 1,
+// 100 or 1000" when several makes feed one field.
+func capsOf(makes []*ssa.MakeChan) string {
+	var caps []string
+	for _, mk := range makes {
+		s := chans.CapString(mk)
+		if s == "" {
+			return ""
+		}
+		s = strings.TrimPrefix(s, "cap ")
+		if !slices.Contains(caps, s) {
+			caps = append(caps, s)
+		}
+	}
+	switch len(caps) {
+	case 0:
+		return ""
+	case 1:
+		if caps[0] == "unbuffered" {
+			return caps[0]
+		}
+		return "cap " + caps[0]
+	}
+	slices.SortFunc(caps, compareCaps)
+	return "cap " + joinNames(caps)
+}
+
+// compareCaps orders "unbuffered" first, then by number.
+func compareCaps(a, b string) int {
+	if len(a) != len(b) {
+		if a == "unbuffered" || b == "unbuffered" {
+			return strings.Compare(b, a)
+		}
+		return len(a) - len(b)
+	}
+	return strings.Compare(a, b)
+}
+
+func capSuffix(mk *ssa.MakeChan) string {
+	if s := chans.CapString(mk); s != "" {
+		return " (" + s + ")"
+	}
+	return ""
+}
+
+// joinNames joins names as prose: "a", "a or b", "a, b or c".
+func joinNames(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+func related(pos token.Pos, msg string) analysis.RelatedInformation {
+	return analysis.RelatedInformation{Pos: pos, Message: msg}
+}
+
+// ownerName names a function for a message: "Broadcast", "(*Router).loop",
+// or "the goroutine in Broadcast" for a closure.
+func ownerName(fn *ssa.Function) string {
+	if parent := fn.Parent(); parent != nil {
+		return "the function literal in " + ownerName(parent)
+	}
+	if recv := fn.Signature.Recv(); recv != nil {
+		return fmt.Sprintf("(%s).%s", types.TypeString(recv.Type(), func(*types.Package) string { return "" }), fn.Name())
+	}
+	return fn.Name()
+}

@@ -1,0 +1,14 @@
+// Package passes lists sendlint's analyzers, for drivers that run them all:
+// the sendlint command, the golangci-lint plugin, and Bazel's nogo.
+package passes
+
+import (
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/sendlint/sendlint/passes/baresend"
+)
+
+// All returns the analyzers in the order their documentation lists them.
+func All() []*analysis.Analyzer {
+	return []*analysis.Analyzer{baresend.Analyzer}
+}

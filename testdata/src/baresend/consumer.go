@@ -1,0 +1,69 @@
+package baresend
+
+import "context"
+
+// stream is one client's outbound side.
+type stream interface{ Send(Response) error }
+
+func feedback(s stream, feedbackChan <-chan Response, drain <-chan struct{}) {
+	for {
+		select {
+		case <-drain:
+			return
+		case r := <-feedbackChan:
+			if err := s.Send(r); err != nil {
+				return
+			}
+		}
+	}
+}
+
+func handleBad(s stream, drain <-chan struct{}, reqs []Response) {
+	feedbackChan := make(chan Response, 100)
+	go feedback(s, feedbackChan, drain)
+	for _, r := range reqs {
+		feedbackChan <- r // want `send on feedbackChan \(chan Response, cap 100\) can block forever: its receiver feedback can return before draining it`
+	}
+	close(feedbackChan)
+}
+
+func drainAll(s stream, feedbackChan <-chan Response) {
+	for r := range feedbackChan {
+		_ = s.Send(r)
+	}
+}
+
+func handleOK(s stream, reqs []Response) {
+	feedbackChan := make(chan Response, 100)
+	go drainAll(s, feedbackChan)
+	for _, r := range reqs {
+		feedbackChan <- r // ok: the receiver drains until the channel is closed
+	}
+	close(feedbackChan)
+}
+
+func handleClosureBad(ctx context.Context, s stream, reqs []Response) {
+	out := make(chan Response)
+	go func() {
+		for {
+			select {
+			case r := <-out:
+				_ = s.Send(r)
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	for _, r := range reqs {
+		out <- r // want `send on out \(chan Response, unbuffered\) can block forever: its receiver the function literal in handleClosureBad can return before draining it`
+	}
+}
+
+func handleOneValueOK(s stream) {
+	out := make(chan Response)
+	go func() {
+		r := <-out
+		_ = s.Send(r)
+	}()
+	out <- Response{} // ok: one value, one receive on every path
+}

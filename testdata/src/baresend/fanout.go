@@ -1,0 +1,27 @@
+package baresend
+
+// hub broadcasts to subscribers.
+type hub struct {
+	subscribers map[string]*client
+}
+
+func (h *hub) broadcastBad(r Response) {
+	for _, c := range h.subscribers {
+		c.responses <- r // want `send on c.responses .* can block forever: not in a select with default or a liveness case; in this loop over receivers one slow receiver stalls every later one`
+	}
+}
+
+func (h *hub) broadcastWithCtxOK(r Response) {
+	for _, c := range h.subscribers {
+		select {
+		case c.responses <- r: // ok: each client's ctx is a way out
+		case <-c.ctx.Done():
+		}
+	}
+}
+
+func (h *hub) retryOneBad(c *client, rs []Response) {
+	for _, r := range rs {
+		c.responses <- r // want `send on c.responses .* can block forever: not in a select with default or a liveness case$`
+	}
+}

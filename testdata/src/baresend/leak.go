@@ -1,0 +1,139 @@
+package baresend
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+func query(replica string) string { return replica }
+
+func timeoutLeaksBad(ctx context.Context) (string, error) {
+	ch := make(chan string)
+	go func() {
+		ch <- query("primary") // want `send on ch \(chan string, unbuffered\) can block forever: timeoutLeaksBad can return without receiving it`
+	}()
+	select {
+	case r := <-ch:
+		return r, nil
+	case <-ctx.Done():
+		return "", ctx.Err()
+	case <-time.After(time.Second):
+		return "", context.DeadlineExceeded
+	}
+}
+
+func timeoutWithRoomOK(ctx context.Context) (string, error) {
+	ch := make(chan string, 1)
+	go func() {
+		ch <- query("primary") // ok: the buffer keeps the late answer
+	}()
+	select {
+	case r := <-ch:
+		return r, nil
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+func earlyReturnBad(skip bool) string {
+	ch := make(chan string)
+	go func() {
+		ch <- query("primary") // want `send on ch .* earlyReturnBad can return without receiving it`
+	}()
+	if skip {
+		return ""
+	}
+	return <-ch
+}
+
+func unconditionalReceiveOK() string {
+	ch := make(chan string)
+	go func() {
+		ch <- query("primary") // ok: received on every path
+	}()
+	return <-ch
+}
+
+func firstOfNBad(replicas []string) string {
+	ch := make(chan string)
+	for _, r := range replicas {
+		go func() {
+			ch <- query(r) // want `send on ch .* firstOfNBad can return before receiving every value`
+		}()
+	}
+	return <-ch
+}
+
+func allOfNOK(replicas []string) []string {
+	ch := make(chan string)
+	for _, r := range replicas {
+		go func() {
+			ch <- query(r) // ok: one receive per sender
+		}()
+	}
+	var out []string
+	for range replicas {
+		out = append(out, <-ch)
+	}
+	return out
+}
+
+func untilClosedOK(replicas []string) []string {
+	ch := make(chan string)
+	var wg sync.WaitGroup
+	for _, r := range replicas {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ch <- query(r) // ok: the owner ranges until the channel is closed
+		}()
+	}
+	go func() { wg.Wait(); close(ch) }()
+	var out []string
+	for s := range ch {
+		out = append(out, s)
+	}
+	return out
+}
+
+func rangeWithEarlyReturnBad(replicas []string) string {
+	ch := make(chan string)
+	var wg sync.WaitGroup
+	for _, r := range replicas {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ch <- query(r) // want `send on ch .* rangeWithEarlyReturnBad can return before receiving every value`
+		}()
+	}
+	go func() { wg.Wait(); close(ch) }()
+	for s := range ch {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func twoAnswersTwoReceivesOK() (string, string) {
+	ch := make(chan string)
+	go func() { ch <- query("a") }() // ok: two receives on every path
+	go func() { ch <- query("b") }() // ok: as above
+	return <-ch, <-ch
+}
+
+func worker(results chan<- string, r string) {
+	results <- query(r) // want `send on results .* workerOwnerBad can return without receiving it`
+}
+
+func workerOwnerBad(ctx context.Context) string {
+	results := make(chan string)
+	go worker(results, "primary")
+	select {
+	case s := <-results:
+		return s
+	case <-ctx.Done():
+		return ""
+	}
+}

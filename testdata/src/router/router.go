@@ -9,6 +9,8 @@
 // are made by goroutines that every other client depends on: one client that
 // stops reading wedges its stream's sendRequests or readResponses goroutine,
 // or the single config goroutine, for good, and nothing logs or counts it.
+// The throttle sites keep the TODO the system itself carried there: SoftStop
+// ends the feedback goroutines while the handlers still send to them.
 //
 // Expected verdicts:
 //   - baresend at the 16 client replies: 7 in stream.go, 1 in
@@ -18,7 +20,10 @@
 //   - lockedsend at the two replies made under s.lock and at the reconnect
 //     request made under it;
 //   - singlesender is quiet: each client stream and each batcher stream has
-//     exactly one sending goroutine.
+//     exactly one sending goroutine;
+//   - quiet too: the cap-1 headers channel and its one send, the struct{}
+//     metrics wakeup in a select with default (silentdrop included), and
+//     the closes.
 package router
 
 import (

@@ -120,7 +120,7 @@ func (r *Router) Broadcast(stream protos.AtomicBroadcast_BroadcastServer) error 
 		if err != nil {
 			return err
 		}
-		if err := r.admit(ctx, feedbackChan); err != nil {
+		if err := r.acceptNext(ctx, feedbackChan); err != nil {
 			return err
 		}
 		req := &protos.Request{Payload: env.Payload, Signature: env.Signature}
@@ -141,18 +141,18 @@ func (r *Router) SubmitStream(stream protos.RequestTransmit_SubmitStreamServer) 
 		if err != nil {
 			return err
 		}
-		if err := r.admit(ctx, feedbackChan); err != nil {
+		if err := r.acceptNext(ctx, feedbackChan); err != nil {
 			return err
 		}
 		r.route(ctx, r.track(req, feedbackChan), false)
 	}
 }
 
-// admit decides, on a streaming handler's goroutine, whether its next request
-// goes on. A draining router ends the stream, since no feedback goroutine is
+// acceptNext decides, on a streaming handler's goroutine, whether its next
+// request goes on. A draining router ends the stream, since no feedback goroutine is
 // left to answer; a stopping one says so first; a throttled request is
 // answered at once. A non-nil error ends the handler.
-func (r *Router) admit(ctx context.Context, feedbackChan chan<- Response) error {
+func (r *Router) acceptNext(ctx context.Context, feedbackChan chan<- Response) error {
 	select {
 	case <-r.drainChan:
 		return errRouterDraining

@@ -92,11 +92,7 @@ func (x *Index) origins(v ssa.Value, seen map[ssa.Value]bool, depth int, out *[]
 			add(Origin{})
 		}
 	case *ssa.Extract:
-		if u, ok := v.Tuple.(*ssa.UnOp); ok && u.Op == arrow {
-			add(Origin{Kind: Received})
-		} else {
-			add(Origin{})
-		}
+		add(Origin{Kind: extractKind(v)})
 	case *ssa.Field:
 		add(Origin{Kind: Field, Field: FieldOf(v.X.Type(), v.Field, false)})
 	case *ssa.Index, *ssa.Lookup:
@@ -112,6 +108,20 @@ func (x *Index) origins(v ssa.Value, seen map[ssa.Value]bool, depth int, out *[]
 	default:
 		add(Origin{})
 	}
+}
+
+// extractKind classifies a value taken from a tuple: v, ok := <-ch;
+// v, ok := m[k]; and the key or value of a range over a map.
+func extractKind(e *ssa.Extract) Kind {
+	switch t := e.Tuple.(type) {
+	case *ssa.UnOp:
+		if t.Op == arrow {
+			return Received
+		}
+	case *ssa.Lookup, *ssa.Next:
+		return Element
+	}
+	return Unknown
 }
 
 func constKind(c *ssa.Const) Kind {

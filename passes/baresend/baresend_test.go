@@ -1,18 +1,23 @@
 package baresend_test
 
 import (
-	"path/filepath"
 	"testing"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/sendlint/sendlint/internal/fixturetest"
 	"github.com/sendlint/sendlint/passes/baresend"
 )
 
 func TestRules(t *testing.T) {
-	testdata, err := filepath.Abs(filepath.Join("..", "..", "testdata"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	analysistest.Run(t, testdata, baresend.Analyzer, "baresend")
+	analysistest.Run(t, fixturetest.Testdata(t, 2), baresend.Analyzer, "baresend")
+}
+
+// TestReproductions checks baresend's verdicts on the systems the fixtures
+// reproduce: the router's 16 bare client replies (and its two shared
+// sends), and the fixed versions, which must be quiet.
+func TestReproductions(t *testing.T) {
+	fixturetest.Run(t, fixturetest.Testdata(t, 2), []*analysis.Analyzer{baresend.Analyzer},
+		"router/...", "routerfixed/...", "runnerhub/...", "runnerhubfixed/...", "runnerhubregress/...")
 }

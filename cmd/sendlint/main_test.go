@@ -1,0 +1,206 @@
+package main_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The tests build the sendlint binary once and run it the way a user does,
+// on the small module in testdata/demo.
+
+var sendlint string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "sendlint-e2e")
+	if err != nil {
+		panic(err)
+	}
+	sendlint = filepath.Join(dir, "sendlint")
+	if out, err := exec.Command("go", "build", "-o", sendlint, ".").CombinedOutput(); err != nil {
+		panic("building sendlint: " + err.Error() + "\n" + string(out))
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// run runs a command in testdata/demo and returns its stdout, stderr and
+// exit code.
+func run(t *testing.T, name string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = filepath.Join("testdata", "demo")
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var exitErr *exec.ExitError
+	switch {
+	case errors.As(err, &exitErr):
+		code = exitErr.ExitCode()
+	case err != nil:
+		t.Fatalf("%s %v: %v", name, args, err)
+	}
+	return out.String(), errOut.String(), code
+}
+
+const replyFinding = "replies/replies.go:20:14: send on c.responses (chan string, cap 8) can block forever: not in a select with default or a liveness case (baresend)"
+
+func TestTextFindings(t *testing.T) {
+	stdout, stderr, code := run(t, sendlint, "./replies")
+	if code != 3 {
+		t.Fatalf("exit code %d, want 3; stderr:\n%s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	want := []string{
+		replyFinding,
+		"\treplies/replies.go:15:32: channel made here (cap 8)",
+		"replies/replies_test.go:10:14: send on c.responses (chan string, cap 8) can block forever: not in a select with default or a liveness case (baresend)",
+		"\treplies/replies.go:15:32: channel made here (cap 8)",
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("output:\n%s\nwant:\n%s", stdout, strings.Join(want, "\n"))
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	first, _, _ := run(t, sendlint, "./...")
+	second, _, _ := run(t, sendlint, "./...")
+	if first != second {
+		t.Errorf("two runs differ:\n%s\n---\n%s", first, second)
+	}
+}
+
+func TestNoTests(t *testing.T) {
+	stdout, _, code := run(t, sendlint, "-test=false", "./replies")
+	if code != 3 || strings.Contains(stdout, "_test.go") || !strings.Contains(stdout, replyFinding) {
+		t.Errorf("-test=false: exit %d, output:\n%s", code, stdout)
+	}
+}
+
+func TestClean(t *testing.T) {
+	stdout, stderr, code := run(t, sendlint, "./clean")
+	if code != 0 || stdout != "" || stderr != "" {
+		t.Errorf("clean package: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+func TestPassDisabled(t *testing.T) {
+	stdout, _, code := run(t, sendlint, "-baresend=false", "./replies")
+	if code != 0 || stdout != "" {
+		t.Errorf("-baresend=false: exit %d, output %q", code, stdout)
+	}
+	_, _, code = run(t, sendlint, "-baresend", "./replies")
+	if code != 3 {
+		t.Errorf("-baresend: exit %d, want 3", code)
+	}
+}
+
+func TestJSON(t *testing.T) {
+	stdout, stderr, code := run(t, sendlint, "-json", "./replies")
+	if code != 0 {
+		t.Fatalf("-json exits %d, want 0 as go vet does; stderr:\n%s", code, stderr)
+	}
+	var tree map[string]map[string][]struct {
+		Posn    string `json:"posn"`
+		Message string `json:"message"`
+		Related []struct {
+			Posn    string `json:"posn"`
+			Message string `json:"message"`
+		} `json:"related"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &tree); err != nil {
+		t.Fatalf("-json output is not one JSON object: %v\n%s", err, stdout)
+	}
+	diags := tree["example.com/demo/replies"]["baresend"]
+	if len(diags) != 2 {
+		t.Fatalf("got %d baresend diagnostics, want 2:\n%s", len(diags), stdout)
+	}
+	if !strings.HasSuffix(diags[0].Posn, "replies/replies.go:20:14") || len(diags[0].Related) != 1 {
+		t.Errorf("first diagnostic = %+v", diags[0])
+	}
+	_, _, code = run(t, sendlint, "-format=json", "./replies")
+	if code != 3 {
+		t.Errorf("-format=json exits %d, want 3", code)
+	}
+}
+
+func TestVetTool(t *testing.T) {
+	_, stderr, code := run(t, "go", "vet", "-vettool="+sendlint, "./replies")
+	if code == 0 {
+		t.Fatalf("go vet found nothing; stderr:\n%s", stderr)
+	}
+	for _, want := range []string{
+		"replies/replies.go:20:14: send on c.responses (chan string, cap 8) can block forever",
+		"replies/replies_test.go:10:14: send on c.responses",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("go vet output lacks %q:\n%s", want, stderr)
+		}
+	}
+	_, stderr, code = run(t, "go", "vet", "-vettool="+sendlint, "-baresend=false", "./replies")
+	if code != 0 {
+		t.Errorf("go vet -baresend=false: exit %d\n%s", code, stderr)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	stdout, _, code := run(t, sendlint, "help")
+	if code != 0 || !strings.Contains(stdout, "baresend") {
+		t.Errorf("help: exit %d\n%s", code, stdout)
+	}
+	stdout, _, code = run(t, sendlint, "help", "baresend")
+	for _, want := range []string{"WRONG", "RIGHT", "tr.responses <- resp // reported", "//sendlint:ignore baresend"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("help baresend lacks %q", want)
+		}
+	}
+	if code != 0 {
+		t.Errorf("help baresend: exit %d", code)
+	}
+	_, stderr, code := run(t, sendlint, "help", "nosuchpass")
+	if code != 2 || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("help nosuchpass: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// oneLineError checks that a failure is one line on stderr with the exit
+// code and the words a user needs.
+func oneLineError(t *testing.T, args []string, wantCode int, words ...string) {
+	t.Helper()
+	stdout, stderr, code := run(t, sendlint, args...)
+	if code != wantCode {
+		t.Errorf("%v: exit %d, want %d; stderr:\n%s", args, code, wantCode, stderr)
+	}
+	if stdout != "" || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("%v: want one line on stderr, got stdout %q stderr %q", args, stdout, stderr)
+	}
+	for _, w := range words {
+		if !strings.Contains(stderr, w) {
+			t.Errorf("%v: stderr %q lacks %q", args, stderr, w)
+		}
+	}
+}
+
+func TestBadFlag(t *testing.T) {
+	oneLineError(t, []string{"-nosuchflag", "./..."}, 2, "-nosuchflag")
+	oneLineError(t, []string{"-format=xml", "./..."}, 2, "-format", "xml")
+	oneLineError(t, []string{"-baresend=maybe", "./..."}, 2, "baresend")
+}
+
+func TestTypeError(t *testing.T) {
+	oneLineError(t, []string{"./broken"}, 1, "example.com/demo/broken", "undefinedName")
+}
+
+func TestMissingPackage(t *testing.T) {
+	oneLineError(t, []string{"./nosuchdir"}, 1, "nosuchdir")
+}
+
+func TestMalformedDirective(t *testing.T) {
+	oneLineError(t, []string{"./directive"}, 1, "directive.go:5:2", "missing reason")
+}

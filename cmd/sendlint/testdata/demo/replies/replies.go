@@ -1,0 +1,31 @@
+// Package replies is a small server that replies to clients on their own
+// channels, for the end-to-end tests of the sendlint command.
+package replies
+
+import "context"
+
+// Client is one connected client.
+type Client struct {
+	responses chan string
+	ctx       context.Context
+}
+
+// NewClient registers a client with room for 8 replies.
+func NewClient(ctx context.Context) *Client {
+	return &Client{responses: make(chan string, 8), ctx: ctx}
+}
+
+// Reply blocks forever once the client stops reading.
+func Reply(c *Client, msg string) {
+	c.responses <- msg
+}
+
+// ReplyOrGiveUp gives up when the client goes away.
+func ReplyOrGiveUp(c *Client, msg string) bool {
+	select {
+	case c.responses <- msg:
+		return true
+	case <-c.ctx.Done():
+		return false
+	}
+}

@@ -186,4 +186,3 @@ func (e *Error) Error() string { return e.err.Error() }
 
 // NewError wraps err with a code.
 func NewError(c Code, underlying error) *Error { return &Error{code: c, err: underlying} }
-

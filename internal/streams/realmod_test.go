@@ -15,7 +15,6 @@ import (
 	"golang.org/x/tools/go/packages"
 	"golang.org/x/tools/go/ssa"
 	"golang.org/x/tools/go/ssa/ssautil"
-
 )
 
 // The realmod tests run the recogniser over code that uses the real
@@ -193,4 +192,3 @@ func TestRealGeneratedCode(t *testing.T) {
 		t.Errorf("(*pb.routeGuideRouteChatServer).Recv is recognised as a send")
 	}
 }
-

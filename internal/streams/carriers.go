@@ -68,6 +68,7 @@ type Carrier struct {
 type Flow struct {
 	m     *Matcher
 	pkg   *types.Package
+	fset  *token.FileSet
 	edges map[node][]node
 	roots []root
 	held  map[node]Origin
@@ -106,6 +107,9 @@ func value(v ssa.Value) node { return node{kind: valueNode, v: v} }
 func (m *Matcher) Flow(pkg *types.Package, funcs []*ssa.Function, seeds []Carrier) *Flow {
 	f := &Flow{m: m, pkg: pkg, edges: make(map[node][]node), held: make(map[node]Origin)}
 	for _, fn := range withAnon(funcs) {
+		if f.fset == nil && fn.Prog != nil {
+			f.fset = fn.Prog.Fset
+		}
 		f.scanFunc(fn)
 	}
 	for _, s := range seeds {
@@ -273,7 +277,8 @@ func (f *Flow) edge(from, to node) {
 
 // propagate walks the graph breadth first from the roots. The first origin
 // to reach a node is the one it keeps, so a node that may hold several
-// sends reports the earliest in source order, local ones before seeds.
+// sends reports the nearest, ties going to the one met first in the order
+// of funcs; local roots come before seeds.
 func (f *Flow) propagate() {
 	var queue []node
 	for _, r := range f.roots {
@@ -325,7 +330,8 @@ func (f *Flow) Send(call ssa.CallInstruction) (Send, bool) {
 
 // Carriers returns the fields, package-level variables, parameters and
 // results of the Flow's own package that may hold a stream send, sorted by
-// position. A summary analyzer exports them as facts; a dependent package
+// file name and offset (not by token.Pos: drivers may add files to the
+// file set in any order). A summary analyzer exports them as facts; a dependent package
 // passes them back to Matcher.Flow as seeds.
 func (f *Flow) Carriers() []Carrier {
 	var out []Carrier
@@ -336,8 +342,11 @@ func (f *Flow) Carriers() []Carrier {
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i].Place, out[j].Place
-		if a.Obj.Pos() != b.Obj.Pos() {
-			return a.Obj.Pos() < b.Obj.Pos()
+		if pa, pb := f.position(a.Obj), f.position(b.Obj); pa != pb {
+			if pa.Filename != pb.Filename {
+				return pa.Filename < pb.Filename
+			}
+			return pa.Offset < pb.Offset
 		}
 		if a.Obj.Name() != b.Obj.Name() {
 			return a.Obj.Name() < b.Obj.Name()
@@ -348,4 +357,13 @@ func (f *Flow) Carriers() []Carrier {
 		return a.Index < b.Index
 	})
 	return out
+}
+
+// position of obj in the program's file set, or its bare offset when the
+// Flow saw no function to take the file set from.
+func (f *Flow) position(obj types.Object) token.Position {
+	if f.fset == nil {
+		return token.Position{Offset: int(obj.Pos())}
+	}
+	return f.fset.Position(obj.Pos())
 }

@@ -81,8 +81,12 @@ func importCarriers(pass *analysis.Pass) []streams.Carrier {
 		if a.Obj.Pkg().Path() != b.Obj.Pkg().Path() {
 			return a.Obj.Pkg().Path() < b.Obj.Pkg().Path()
 		}
-		if a.Obj.Pos() != b.Obj.Pos() {
-			return a.Obj.Pos() < b.Obj.Pos()
+		pa, pb := pass.Fset.Position(a.Obj.Pos()), pass.Fset.Position(b.Obj.Pos())
+		if pa.Filename != pb.Filename {
+			return pa.Filename < pb.Filename
+		}
+		if pa.Offset != pb.Offset {
+			return pa.Offset < pb.Offset
 		}
 		return a.Kind < b.Kind || a.Kind == b.Kind && a.Index < b.Index
 	})

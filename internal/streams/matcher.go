@@ -9,10 +9,6 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// sendNames are the methods that count as sends on a stream type that is
-// not listed method by method: a type named by -streams, a generated
-// interface that embeds a stream, or a struct that embeds one.
-var sendNames = [...]string{"Send", "SendMsg", "SendAndClose"}
 
 // maxEmbedDepth bounds the walk through embedded fields and interfaces when
 // deciding whether a type is a stream. Generated code embeds one level deep;
@@ -51,7 +47,7 @@ func NewMatcher(streams, blocking []string) (*Matcher, error) {
 		}
 		te := m.entry(path, typ)
 		te.stream = true
-		for _, name := range sendNames {
+		for _, name := range []string{"Send", "SendMsg", "SendAndClose"} {
 			te.methods[name] = true
 		}
 	}
@@ -256,11 +252,14 @@ func isMethodWrapper(fn *ssa.Function) bool {
 	return ok && obj.Signature().Recv() != nil && fn.Signature.Recv() == nil
 }
 
+// isSendName reports whether name is that of a send on a stream type that
+// is not listed method by method: a type named by -streams, a generated
+// interface that embeds a stream, or a struct that embeds one. NewMatcher
+// lists the same names for -streams entries.
 func isSendName(name string) bool {
-	for _, s := range sendNames {
-		if name == s {
-			return true
-		}
+	switch name {
+	case "Send", "SendMsg", "SendAndClose":
+		return true
 	}
 	return false
 }

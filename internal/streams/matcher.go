@@ -9,7 +9,6 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-
 // maxEmbedDepth bounds the walk through embedded fields and interfaces when
 // deciding whether a type is a stream. Generated code embeds one level deep;
 // the bound only guards against pathological types.

@@ -322,7 +322,7 @@ func (f *Flow) Send(call ssa.CallInstruction) (Send, bool) {
 	var recv ssa.Value
 	if cc.IsInvoke() {
 		recv = cc.Value
-	} else if callee := cc.StaticCallee(); !isMethodWrapper(callee) && len(cc.Args) > 0 {
+	} else if callee := cc.StaticCallee(); callee != nil && !isMethodWrapper(callee) && len(cc.Args) > 0 {
 		recv = cc.Args[0]
 	}
 	return Send{Call: call, Direct: true, Origin: newOrigin(method, recv, call.Pos())}, true

@@ -25,7 +25,9 @@
 // SendAndClose is a send: it writes the last message and waits on flow
 // control like Send. Recv, RecvMsg, CloseSend, SendHeader and connect's
 // CloseRequest are not. A user type with a Send method that embeds no
-// stream is not a stream, even if a stream is what it wraps.
+// stream is not a stream, even if a stream is what it wraps; a test fake
+// that embeds grpc.ServerStream only to satisfy the interface is one, like
+// the generated struct it imitates.
 //
 // Generic instances, pointer receivers, interface (invoke) calls, static
 // calls, methods promoted through embedding, and $thunk calls of method
@@ -42,8 +44,12 @@
 //
 // Type and Method are identifiers and are read from the right, so
 // gopkg.in/yaml.v3.Node.Encode is method Encode of type Node in package
-// gopkg.in/yaml.v3. Pointer and value receivers are both matched. A
-// malformed entry makes NewMatcher fail with a one-line error.
+// gopkg.in/yaml.v3. Pointer and value receivers are both matched, and so
+// are interfaces and structs that embed Type, whose methods are Type's own;
+// other types that merely implement an interface Type are not. A malformed
+// entry makes NewMatcher fail with a one-line error. The syntax cannot tell
+// a method entry given to -streams from a type in a package whose last path
+// element has a dot: such an entry is accepted and matches nothing.
 //
 // # Func values that hold a Send
 //

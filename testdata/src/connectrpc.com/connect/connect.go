@@ -86,6 +86,65 @@ func (c *ClientStreamForClient[Req, Res]) CloseAndReceive() (*Response[Res], err
 	return nil, nil
 }
 
+// ClientStreamForClientSimple is the client's view of a client-streaming
+// RPC whose CloseAndReceive returns the bare response message.
+type ClientStreamForClientSimple[Req, Res any] struct {
+	stream *ClientStreamForClient[Req, Res]
+}
+
+func (c *ClientStreamForClientSimple[Req, Res]) Send(request *Req) error {
+	return c.stream.Send(request)
+}
+
+func (c *ClientStreamForClientSimple[Req, Res]) CloseAndReceive() (*Res, error) { return nil, nil }
+
+// BidiStreamForClientSimple is the client's view of a bidirectional RPC
+// whose messages carry no connect wrappers.
+type BidiStreamForClientSimple[Req, Res any] struct {
+	stream *BidiStreamForClient[Req, Res]
+}
+
+func (b *BidiStreamForClientSimple[Req, Res]) Send(msg *Req) error { return b.stream.Send(msg) }
+
+func (b *BidiStreamForClientSimple[Req, Res]) Receive() (*Res, error) { return b.stream.Receive() }
+
+func (b *BidiStreamForClientSimple[Req, Res]) CloseRequest() error { return nil }
+
+// Spec and Peer describe an RPC and its remote end.
+type Spec struct{ Procedure string }
+
+type Peer struct{ Addr string }
+
+// StreamingHandlerConn is the server's connection for a streaming RPC, as
+// seen by interceptors.
+type StreamingHandlerConn interface {
+	Spec() Spec
+	Peer() Peer
+
+	Receive(any) error
+	RequestHeader() http.Header
+
+	Send(any) error
+	ResponseHeader() http.Header
+	ResponseTrailer() http.Header
+}
+
+// StreamingClientConn is the client's connection for a streaming RPC, as
+// seen by interceptors.
+type StreamingClientConn interface {
+	Spec() Spec
+	Peer() Peer
+
+	Send(any) error
+	RequestHeader() http.Header
+	CloseRequest() error
+
+	Receive(any) error
+	ResponseHeader() http.Header
+	ResponseTrailer() http.Header
+	CloseResponse() error
+}
+
 // ServerStreamForClient is the client's view of a server-streaming RPC.
 type ServerStreamForClient[Res any] struct {
 	msg *Res

@@ -8,6 +8,15 @@ import (
 	"google.golang.org/grpc/metadata"
 )
 
+// Stream is the deprecated common interface of client and server streams.
+//
+// Deprecated: See ClientStream and ServerStream documentation instead.
+type Stream interface {
+	Context() context.Context
+	SendMsg(m any) error
+	RecvMsg(m any) error
+}
+
 // ServerStream is the server side of a streaming RPC. SendMsg blocks on
 // HTTP/2 flow control and is not safe to call from several goroutines.
 type ServerStream interface {

@@ -18,6 +18,7 @@ type options struct {
 	fix     bool
 	diff    bool
 	tags    string
+	dir     string
 	enabled map[string]*triState
 	// forward holds the analyzer flags to hand to go vet, in command-line
 	// order: -<pass>=<bool> and -<pass>.<flag>=<value>.
@@ -71,6 +72,7 @@ func parseFlags(analyzers []*analysis.Analyzer, args []string, stdout io.Writer)
 	fs.BoolVar(&opts.fix, "fix", false, "apply suggested fixes")
 	fs.BoolVar(&opts.diff, "diff", false, "with -fix, print the fixes as a diff instead of applying them")
 	fs.StringVar(&opts.tags, "tags", "", "comma-separated build tags, as for go build")
+	fs.StringVar(&opts.dir, "C", "", "change to `dir` before loading packages")
 	for _, a := range analyzers {
 		t := new(triState)
 		opts.enabled[a.Name] = t

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -142,7 +141,7 @@ func (res *results) print(opts *options, stdout, stderr io.Writer) int {
 	case opts.format == "json":
 		res.printJSON(stdout)
 	default:
-		res.printText(stdout)
+		res.printText(stdout, opts.dir)
 	}
 	switch {
 	case len(res.errors) > 0:
@@ -153,8 +152,11 @@ func (res *results) print(opts *options, stdout, stderr io.Writer) int {
 	return exitClean
 }
 
-func (res *results) printText(w io.Writer) {
-	cwd, _ := os.Getwd()
+// printText writes one line per finding, with positions relative to dir
+// (the current directory when empty), and its related information indented
+// below it.
+func (res *results) printText(w io.Writer, dir string) {
+	cwd, _ := filepath.Abs(dir)
 	for _, d := range res.diags {
 		fmt.Fprintf(w, "%s: %s (%s)\n", relative(cwd, d.Posn), d.Message, d.pass)
 		for _, r := range d.Related {

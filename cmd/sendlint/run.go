@@ -64,6 +64,7 @@ func vetArgs(exe string, opts *options, extra ...string) []string {
 // vet runs go vet in JSON mode and parses what it prints.
 func vet(exe string, opts *options) (*results, error) {
 	cmd := exec.Command("go", vetArgs(exe, opts, "-json")...)
+	cmd.Dir = opts.dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	runErr := cmd.Run()
@@ -89,6 +90,7 @@ func runFix(exe string, opts *options, stdout, stderr io.Writer) int {
 		extra = append(extra, "-diff")
 	}
 	cmd := exec.Command("go", vetArgs(exe, opts, extra...)...)
+	cmd.Dir = opts.dir
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if err := cmd.Run(); err != nil {
 		var exitErr *exec.ExitError

@@ -24,7 +24,7 @@ func (x *Index) Covered(u *Uses, site Site) bool {
 		return x.coveredBeforeEscape(u, site)
 	}
 	if n, ok := constCap(u.Make); ok {
-		return x.Count(u.Sends) <= n
+		return x.Count(u, u.Sends) <= n
 	}
 	return x.coveredByLoop(u)
 }
@@ -45,7 +45,7 @@ func (x *Index) coveredBeforeEscape(u *Uses, site Site) bool {
 	}
 	for _, s := range early {
 		if s.Instr == site.Instr {
-			return x.Count(early) <= n
+			return x.Count(u, early) <= n
 		}
 	}
 	return false
@@ -65,26 +65,57 @@ func (x *Index) afterEscape(u *Uses, instr ssa.Instruction) bool {
 // Many stands for a count that has no bound.
 const Many = 1 << 30
 
-// Count returns how many sends the sites can make, or many.
-func (x *Index) Count(sites []Site) int {
-	n := 0
+// Count returns how many values the sites of u can send for one channel
+// made by u.Make, or Many. Sites are grouped by the run of a function that
+// holds them (the owner itself, or one start of a goroutine or helper); a
+// run counts the most sites one path through it executes, so sends on
+// mutually exclusive paths count once.
+func (x *Index) Count(u *Uses, sites []Site) int {
+	type run struct {
+		fn    *ssa.Function
+		start ssa.Instruction
+	}
+	runs := make(map[run]map[ssa.Instruction]bool)
+	var order []run
 	for _, s := range sites {
-		if x.Repeats(s) {
+		r := run{s.Func, s.Start}
+		if runs[r] == nil {
+			runs[r] = make(map[ssa.Instruction]bool)
+			order = append(order, r)
+		}
+		runs[r][s.Instr] = true
+	}
+	n := 0
+	for _, r := range order {
+		if r.start != nil && x.repeatsInOwner(u, r.start.Block()) {
 			return Many
 		}
-		n++
+		repeats := x.Loops(r.fn).InLoop
+		if r.start == nil {
+			repeats = func(b *ssa.BasicBlock) bool { return x.repeatsInOwner(u, b) }
+		}
+		k := flow.MaxCount(r.fn, runs[r], repeats, Many)
+		if k >= Many {
+			return Many
+		}
+		n += k
 	}
 	return n
 }
 
-// Repeats reports whether site can run more than once per call of the
-// channel's owner: it sits in a loop, or the owner starts its function from
-// a loop.
-func (x *Index) Repeats(s Site) bool {
-	if x.Loops(s.Func).InLoop(s.Instr.Block()) {
-		return true
+// repeatsInOwner reports whether block b of the owner runs more than once
+// for one channel: in a loop that does not also make a fresh channel.
+func (x *Index) repeatsInOwner(u *Uses, b *ssa.BasicBlock) bool {
+	return x.Loops(u.Owner()).RepeatsWithout(b, u.Make.Block())
+}
+
+// Repeats reports whether site can run more than once for one channel: it
+// sits in a loop, or the owner starts its function from a loop.
+func (x *Index) Repeats(u *Uses, s Site) bool {
+	if s.Start == nil {
+		return x.repeatsInOwner(u, s.Instr.Block())
 	}
-	return s.Start != nil && x.Loops(s.Start.Parent()).InLoop(s.Start.Block())
+	return x.Loops(s.Func).InLoop(s.Instr.Block()) || x.repeatsInOwner(u, s.Start.Block())
 }
 
 // coveredByLoop proves make(chan T, bound) with one send site run once per

@@ -104,6 +104,18 @@ func (ls *Loops) Depth(b *ssa.BasicBlock) int {
 // InLoop reports whether b can execute more than once per call.
 func (ls *Loops) InLoop(b *ssa.BasicBlock) bool { return ls.Innermost(b) != nil }
 
+// RepeatsWithout reports whether b can execute more than once while base
+// executes once: some loop contains b but not base. A send in the same loop
+// iteration as the make of its channel sends once per channel.
+func (ls *Loops) RepeatsWithout(b, base *ssa.BasicBlock) bool {
+	for _, l := range ls.loops {
+		if l.Blocks[b] && !l.Blocks[base] {
+			return true
+		}
+	}
+	return false
+}
+
 // Edge is a control-flow edge between two blocks.
 type Edge struct{ From, To *ssa.BasicBlock }
 
@@ -121,7 +133,7 @@ type Path struct {
 // a stopping instruction or edge. Blocks that end in panic do not count as
 // returns: a function that panics is not waiting for anyone.
 func (p Path) ReturnReachable(from *ssa.BasicBlock, start int) bool {
-	if p.stopsIn(from.Instrs[start+1:]) {
+	if p.stopsIn(from.Instrs[start+1:]) || endsAfter(from, start) {
 		return false
 	}
 	if isReturn(from) {
@@ -138,7 +150,7 @@ func (p Path) ReturnReachable(from *ssa.BasicBlock, start int) bool {
 				continue
 			}
 			seen[s] = true
-			if p.stopsIn(s.Instrs) {
+			if p.stopsIn(s.Instrs) || ends(s) {
 				continue
 			}
 			if isReturn(s) || visit(s) {
@@ -148,6 +160,16 @@ func (p Path) ReturnReachable(from *ssa.BasicBlock, start int) bool {
 		return false
 	}
 	return visit(from)
+}
+
+// endsAfter reports whether a call after index start of b never returns.
+func endsAfter(b *ssa.BasicBlock, start int) bool {
+	for _, instr := range b.Instrs[start+1:] {
+		if NoReturn(instr) {
+			return true
+		}
+	}
+	return false
 }
 
 func (p Path) stopsIn(instrs []ssa.Instruction) bool {
@@ -214,49 +236,95 @@ func Reaches(a, b ssa.Instruction) bool {
 }
 
 // MinCount returns the least number of counted instructions and edges on a
-// path from fn's entry to a return, or -1 when no return is reachable. It
-// answers "how many receives happen on every path", where a receive is an
-// instruction or the edge into a select case.
-func MinCount(fn *ssa.Function, instrs map[ssa.Instruction]bool, edges map[Edge]bool) int {
-	if len(fn.Blocks) == 0 {
-		return -1
-	}
-	weight := func(b *ssa.BasicBlock) int {
+// path from just after instruction start of block from to a return, or -1
+// when no return is reachable. It answers "how many receives happen on
+// every path", where a receive is an instruction or the edge into a select
+// case, weighted by edges. Paths through calls that never return do not
+// count.
+func MinCount(from *ssa.BasicBlock, start int, instrs map[ssa.Instruction]bool, edges map[Edge]int) int {
+	weight := func(list []ssa.Instruction) int {
 		n := 0
-		for _, instr := range b.Instrs {
+		for _, instr := range list {
 			if instrs[instr] {
 				n++
 			}
 		}
 		return n
 	}
-	// Dijkstra over blocks; weights are small and the graph is a CFG, so a
-	// simple quadratic scan is fast enough and keeps the code plain.
-	dist := map[*ssa.BasicBlock]int{fn.Blocks[0]: weight(fn.Blocks[0])}
-	done := map[*ssa.BasicBlock]bool{}
+	if endsAfter(from, start) {
+		return -1
+	}
+	// Dijkstra over blocks; the start block is entered with only the
+	// instructions after start counted. Weights are small and the graph is
+	// a CFG, so a plain scan for the nearest block keeps the code simple.
+	type node struct {
+		b     *ssa.BasicBlock
+		first bool // the partial start block, before any loop re-enters it
+	}
+	dist := map[node]int{{from, true}: weight(from.Instrs[start+1:])}
+	done := map[node]bool{}
 	best := -1
 	for {
-		var b *ssa.BasicBlock
+		var n node
+		found := false
 		for cand, d := range dist {
-			if !done[cand] && (b == nil || d < dist[b] || d == dist[b] && cand.Index < b.Index) {
-				b = cand
+			if !done[cand] && (!found || d < dist[n] || d == dist[n] && cand.b.Index < n.b.Index) {
+				n, found = cand, true
 			}
 		}
-		if b == nil {
+		if !found {
 			return best
 		}
-		done[b] = true
-		if isReturn(b) && (best < 0 || dist[b] < best) {
-			best = dist[b]
+		done[n] = true
+		if !n.first && ends(n.b) {
+			continue
 		}
-		for _, s := range b.Succs {
-			d := dist[b] + weight(s)
-			if edges[Edge{b, s}] {
-				d++
-			}
-			if old, ok := dist[s]; !ok || d < old {
-				dist[s] = d
+		if isReturn(n.b) && (best < 0 || dist[n] < best) {
+			best = dist[n]
+		}
+		for _, s := range n.b.Succs {
+			next := node{s, false}
+			d := dist[n] + weight(s.Instrs) + edges[Edge{n.b, s}]
+			if old, ok := dist[next]; !ok || d < old {
+				dist[next] = d
 			}
 		}
 	}
+}
+
+// MaxCount returns the most counted instructions a single run of fn can
+// execute, or many when one of them repeats. Three mutually exclusive sends
+// on three error paths count as one.
+func MaxCount(fn *ssa.Function, instrs map[ssa.Instruction]bool, repeats func(*ssa.BasicBlock) bool, many int) int {
+	for instr := range instrs {
+		if repeats(instr.Block()) {
+			return many
+		}
+	}
+	memo := make(map[*ssa.BasicBlock]int)
+	var longest func(b *ssa.BasicBlock) int
+	longest = func(b *ssa.BasicBlock) int {
+		if n, ok := memo[b]; ok {
+			return n
+		}
+		memo[b] = 0 // a back edge contributes nothing: no counted instruction is in a loop
+		here := 0
+		for _, instr := range b.Instrs {
+			if instrs[instr] {
+				here++
+			}
+		}
+		best := 0
+		for _, s := range b.Succs {
+			if !s.Dominates(b) {
+				best = max(best, longest(s))
+			}
+		}
+		memo[b] = here + best
+		return memo[b]
+	}
+	if len(fn.Blocks) == 0 {
+		return 0
+	}
+	return longest(fn.Blocks[0])
 }

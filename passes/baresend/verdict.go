@@ -2,6 +2,7 @@ package baresend
 
 import (
 	"fmt"
+	"go/token"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -24,6 +25,9 @@ const noWayOut = "not in a select with default or a liveness case"
 // instr, on channel ch, can block forever. A channel with several origins
 // blocks when any of them does.
 func (c *checker) sendVerdict(instr ssa.Instruction, state int, ch ssa.Value) verdict {
+	if returnsToken(instr, ch) {
+		return verdict{}
+	}
 	for _, o := range c.idx.Origins(ch) {
 		if v := c.originVerdict(o, instr, state, ch); v.blocks {
 			return v
@@ -44,6 +48,30 @@ func (c *checker) originVerdict(o chans.Origin, instr ssa.Instruction, state int
 		return c.madeVerdict(o.Make, instr, state)
 	}
 	return verdict{} // nil or unknown: nothing to say
+}
+
+// returnsToken reports whether the send puts back a value its function took
+// from the same channel on every path before it: the channel is a
+// semaphore or a mutex, and the send refills the slot the receive emptied.
+//
+//	status := <-statusc
+//	...
+//	statusc <- status
+func returnsToken(instr ssa.Instruction, ch ssa.Value) bool {
+	for _, b := range instr.Parent().Blocks {
+		if !b.Dominates(instr.Block()) {
+			continue
+		}
+		for _, x := range b.Instrs {
+			if x == instr {
+				break
+			}
+			if recv, ok := x.(*ssa.UnOp); ok && recv.Op == token.ARROW && chans.SameValue(recv.X, ch) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // unowned is the verdict for a channel the sender does not own: whoever owns
@@ -204,8 +232,10 @@ func (c *checker) leakedSender(u *chans.Uses, s chans.Site) verdict {
 	startedAt := []analysis.RelatedInformation{related(s.Start.Pos(), "sender started here")}
 	without := verdict{blocks: true, reason: ownerName(owner) + " can return without receiving it", related: startedAt}
 	partial := verdict{blocks: true, reason: ownerName(owner) + " can return before receiving every value", related: startedAt}
-	if n := c.idx.Count(u.Sends); n < chans.Many {
-		got := flow.MinCount(owner, recvs, caseEdges)
+	n := c.idx.Count(u, u.Sends)
+	weights := c.receiveWeights(u, caseEdges, n)
+	if n < chans.Many {
+		got := flow.MinCount(u.Make.Block(), flow.IndexOf(u.Make), recvs, weights)
 		switch {
 		case got < 0 || got+chans.ConstCap(u.Make) >= n:
 			return verdict{}
@@ -221,12 +251,41 @@ func (c *checker) leakedSender(u *chans.Uses, s chans.Site) verdict {
 	}
 	received := flow.Path{
 		Stop:     func(i ssa.Instruction) bool { return recvs[i] },
-		StopEdge: func(e flow.Edge) bool { return caseEdges[e] },
+		StopEdge: func(e flow.Edge) bool { return weights[e] > 0 },
 	}
 	if received.ReturnReachable(s.Start.Block(), flow.IndexOf(s.Start)) {
 		return without
 	}
 	return partial
+}
+
+// receiveWeights weighs the edges of the owner for counting receives: the
+// edge into a select case that receives counts one, and the exits of a
+// loop that receives count n. The pass cannot tell how often a loop runs,
+// and a loop that receives is the owner's way of taking what it needs; the
+// owner that leaves such a loop early is caught by the "until closed" rule.
+func (c *checker) receiveWeights(u *chans.Uses, caseEdges map[flow.Edge]bool, n int) map[flow.Edge]int {
+	weights := make(map[flow.Edge]int)
+	for e := range caseEdges {
+		weights[e] = 1
+	}
+	loops := c.idx.Loops(u.Owner())
+	for _, r := range u.Recvs {
+		if r.Func != u.Owner() {
+			continue
+		}
+		l := loops.Innermost(r.Instr.Block())
+		if l == nil {
+			continue
+		}
+		edges, _ := l.Exits()
+		for _, e := range edges {
+			if e[0] == l.Header {
+				weights[flow.Edge{From: e[0], To: e[1]}] = n
+			}
+		}
+	}
+	return weights
 }
 
 // countedReceive proves "receives exactly as many values as it started
@@ -301,7 +360,7 @@ func (c *checker) consumerMayStop(u *chans.Uses, async []chans.Site) verdict {
 // receivesOnce reports whether one send meets a receiver that receives on
 // every path: one value, one unconditional receive.
 func (c *checker) receivesOnce(u *chans.Uses, fn *ssa.Function) bool {
-	if c.idx.Count(u.Sends) != 1 {
+	if c.idx.Count(u, u.Sends) != 1 {
 		return false
 	}
 	recvs, caseEdges := chans.ReceiveEdges(u, fn)

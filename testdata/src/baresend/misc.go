@@ -29,3 +29,16 @@ func unusedDirective(c *client) {
 	//sendlint:ignore baresend nothing below can block // want `//sendlint:ignore directive suppresses no baresend finding`
 	close(c.responses)
 }
+
+// pool hands out one shared buffer at a time; the channel is its mutex.
+type pool struct{ buf chan []byte }
+
+func (p *pool) useTokenOK() {
+	b := <-p.buf
+	b = append(b[:0], "work"...)
+	p.buf <- b // ok: puts back the token taken above
+}
+
+func (p *pool) refillBad(b []byte) {
+	p.buf <- b // want `send on p.buf .* can block forever`
+}

@@ -197,4 +197,3 @@ func sortedKeys(m map[key][]*expectation) []key {
 	})
 	return keys
 }
-

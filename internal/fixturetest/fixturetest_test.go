@@ -45,8 +45,10 @@ func newSendReporter(name, format string, firstOnly bool) *analysis.Analyzer {
 // recorder collects what Run reports instead of failing the test.
 type recorder struct{ errors []string }
 
-func (r *recorder) Helper()                           {}
-func (r *recorder) Errorf(format string, args ...any) { r.errors = append(r.errors, fmt.Sprintf(format, args...)) }
+func (r *recorder) Helper() {}
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errors = append(r.errors, fmt.Sprintf(format, args...))
+}
 func (r *recorder) Fatalf(format string, args ...any) { panic(fmt.Sprintf(format, args...)) }
 
 func TestMatchesPerPass(t *testing.T) {

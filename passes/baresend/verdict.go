@@ -3,6 +3,7 @@ package baresend
 import (
 	"fmt"
 	"go/token"
+	"go/types"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -39,9 +40,13 @@ func (c *checker) sendVerdict(instr ssa.Instruction, state int, ch ssa.Value) ve
 func (c *checker) originVerdict(o chans.Origin, instr ssa.Instruction, state int, ch ssa.Value) verdict {
 	switch o.Kind {
 	case chans.Field:
-		return c.unowned(instr, ch, c.idx.FieldMakes(o.Field))
+		makes := c.idx.FieldMakes(o.Field)
+		visible := o.Field != nil && !o.Field.Exported() && c.allVisible(makes)
+		return c.withReceivers(c.unowned(instr, ch, makes), c.idx.FieldReceives(o.Field), visible)
 	case chans.Global:
-		return c.unowned(instr, ch, c.idx.GlobalMakes(o.Global))
+		makes := c.idx.GlobalMakes(o.Global)
+		visible := !o.Global.Object().Exported() && c.allVisible(makes)
+		return c.withReceivers(c.unowned(instr, ch, makes), c.idx.GlobalReceives(o.Global), visible)
 	case chans.Element, chans.Param, chans.Received:
 		return c.unowned(instr, ch, nil)
 	case chans.Made:
@@ -66,12 +71,67 @@ func returnsToken(instr ssa.Instruction, ch ssa.Value) bool {
 			if x == instr {
 				break
 			}
-			if recv, ok := x.(*ssa.UnOp); ok && recv.Op == token.ARROW && chans.SameValue(recv.X, ch) {
+			if tookFrom(x, ch, instr.Block()) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// tookFrom reports whether x receives from ch on every path to block b: a
+// plain receive, or a select whose receiving case leads to b.
+func tookFrom(x ssa.Instruction, ch ssa.Value, b *ssa.BasicBlock) bool {
+	switch x := x.(type) {
+	case *ssa.UnOp:
+		return x.Op == token.ARROW && chans.SameValue(x.X, ch)
+	case *ssa.Select:
+		for i, st := range x.States {
+			if st.Dir != types.RecvOnly || !chans.SameValue(st.Chan, ch) {
+				continue
+			}
+			if e, ok := chans.CaseEdge(x, i); ok && e.To.Dominates(b) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// withReceivers weighs the receivers this package shows for a channel held
+// in a field or global. A receiver that can give up (a select with a
+// default or another live case) is the other half of the finding. When
+// every receiver is visible and each waits with a plain receive, the send
+// is one side of a handshake whose other side is waiting: not reported.
+func (c *checker) withReceivers(v verdict, recvs []chans.Site, visible bool) verdict {
+	for _, r := range recvs {
+		if c.idx.GivesUp(r) {
+			v.related = append(v.related, related(recvPos(r), "its receiver "+ownerName(r.Func)+" can stop waiting here"))
+			return v
+		}
+	}
+	if visible && len(recvs) > 0 {
+		return verdict{}
+	}
+	return v
+}
+
+// allVisible reports whether no channel made at these sites escapes to code
+// this package cannot see, so that its receivers are all known here.
+func (c *checker) allVisible(makes []*ssa.MakeChan) bool {
+	for _, mk := range makes {
+		if len(c.idx.Uses(mk).Escapes) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func recvPos(r chans.Site) token.Pos {
+	if sel, ok := r.Instr.(*ssa.Select); ok {
+		return sel.States[r.State].Pos
+	}
+	return r.Instr.Pos()
 }
 
 // unowned is the verdict for a channel the sender does not own: whoever owns

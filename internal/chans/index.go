@@ -223,6 +223,13 @@ func (x *Index) makesOf(vals []ssa.Value) []*ssa.MakeChan {
 // loaded from field f.
 func (x *Index) Received(f *types.Var) bool { return len(x.fieldRecvs()[f]) > 0 }
 
+// GlobalReceived reports whether code of this package receives from a
+// channel loaded from the package-level variable g.
+func (x *Index) GlobalReceived(g *ssa.Global) bool {
+	x.fieldRecvs()
+	return len(x.recvGlobs[g]) > 0
+}
+
 // FieldReceives returns the receives of this package on channels held in
 // field f: loads of the field, and the channels made here and stored there.
 func (x *Index) FieldReceives(f *types.Var) []Site {
@@ -270,19 +277,28 @@ func RecvChan(r Site) ssa.Value {
 	return r.Instr.(*ssa.UnOp).X
 }
 
-// GivesUp reports whether a receive site can stop waiting for the channel:
-// it is a case of a select that has a default or another live receive case.
-// A plain receive waits until a value comes or the channel is closed.
+// GivesUp reports whether a receive site can stop waiting for the channel
+// for good: it is a case of a select that has a default or another live
+// receive case, and once another case is taken the function can return
+// without coming back to the select. A select loop that multiplexes several
+// inputs keeps receiving; a plain receive waits until a value comes or the
+// channel is closed.
 func (x *Index) GivesUp(r Site) bool {
 	sel, ok := r.Instr.(*ssa.Select)
-	if !ok {
+	if !ok || sel.Blocking && !x.otherLiveCase(sel, r.State) {
 		return false
 	}
-	if !sel.Blocking {
-		return true
+	ours, _ := CaseEdge(sel, r.State)
+	leave := flow.Path{
+		Stop:     func(i ssa.Instruction) bool { return i == sel },
+		StopEdge: func(e flow.Edge) bool { return e == ours },
 	}
+	return leave.ReturnReachable(sel.Block(), flow.IndexOf(sel))
+}
+
+func (x *Index) otherLiveCase(sel *ssa.Select, k int) bool {
 	for i, st := range sel.States {
-		if i != r.State && st.Dir == types.RecvOnly && !x.Dead(st.Chan) {
+		if i != k && st.Dir == types.RecvOnly && !x.Dead(st.Chan) {
 			return true
 		}
 	}

@@ -238,6 +238,11 @@ func (c *checker) visible(u *chans.Uses) bool {
 			return false
 		}
 	}
+	for _, g := range u.Globals {
+		if g.Object().Exported() || c.idx.GlobalReceived(g) {
+			return false
+		}
+	}
 	return true
 }
 

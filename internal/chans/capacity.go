@@ -137,32 +137,8 @@ func (x *Index) coveredByLoop(u *Uses) bool {
 	if l == nil || loops.Depth(at.Block()) > 1 {
 		return false
 	}
-	bound := LoopBound(l)
+	bound := flow.LoopBound(l)
 	return bound != nil && SameValue(bound, u.Make.Size)
-}
-
-// LoopBound returns n for a loop whose header tests i < n, the shape of
-// counted loops, range over a slice and range over an integer:
-//
-//	rangeindex.loop:
-//	  t4 = phi [0: -1:int, 2: t5]
-//	  t5 = t4 + 1:int
-//	  t6 = t5 < t3                  // t3 = len(xs)
-//	  if t6 goto body else done
-func LoopBound(l *flow.Loop) ssa.Value {
-	instrs := l.Header.Instrs
-	if len(instrs) == 0 {
-		return nil
-	}
-	cond, ok := instrs[len(instrs)-1].(*ssa.If)
-	if !ok {
-		return nil
-	}
-	cmp, ok := cond.Cond.(*ssa.BinOp)
-	if !ok || cmp.Op != token.LSS {
-		return nil
-	}
-	return cmp.Y
 }
 
 // SameValue reports whether a and b denote the same value at run time as far

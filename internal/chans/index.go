@@ -25,7 +25,7 @@ type Index struct {
 	escaped    map[*ssa.Function]bool // used other than as a callee: callers unknown
 	fieldVals  map[*types.Var][]ssa.Value
 	globalVals map[*ssa.Global][]ssa.Value
-	recvs      []Site // every receive in the package, Func and Instr set
+	recvs      []Site                // every receive in the package, Func and Instr set
 	invoked    map[string]bool       // names of methods called through interfaces
 	bound      map[types.Object]bool // methods used as method values or expressions
 

@@ -5,6 +5,7 @@
 package flow
 
 import (
+	"go/token"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -327,4 +328,28 @@ func MaxCount(fn *ssa.Function, instrs map[ssa.Instruction]bool, repeats func(*s
 		return 0
 	}
 	return longest(fn.Blocks[0])
+}
+
+// LoopBound returns n for a loop whose header tests i < n, the shape of
+// counted loops, range over a slice and range over an integer:
+//
+//	rangeindex.loop:
+//	  t4 = phi [0: -1:int, 2: t5]
+//	  t5 = t4 + 1:int
+//	  t6 = t5 < t3                  // t3 = len(xs)
+//	  if t6 goto body else done
+func LoopBound(l *Loop) ssa.Value {
+	instrs := l.Header.Instrs
+	if len(instrs) == 0 {
+		return nil
+	}
+	cond, ok := instrs[len(instrs)-1].(*ssa.If)
+	if !ok {
+		return nil
+	}
+	cmp, ok := cond.Cond.(*ssa.BinOp)
+	if !ok || cmp.Op != token.LSS {
+		return nil
+	}
+	return cmp.Y
 }

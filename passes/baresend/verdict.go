@@ -364,7 +364,7 @@ func (c *checker) countedReceive(u *chans.Uses, s chans.Site) bool {
 	if senderLoop == nil || c.idx.Loops(s.Func).InLoop(s.Instr.Block()) {
 		return false
 	}
-	bound := chans.LoopBound(senderLoop)
+	bound := flow.LoopBound(senderLoop)
 	if bound == nil {
 		return false
 	}
@@ -373,7 +373,7 @@ func (c *checker) countedReceive(u *chans.Uses, s chans.Site) bool {
 			continue
 		}
 		l := loops.Innermost(r.Instr.Block())
-		if l != nil && l != senderLoop && chans.SameValue(chans.LoopBound(l), bound) && runsToCompletion(l) && everyIteration(l, r.Instr.Block()) {
+		if l != nil && l != senderLoop && chans.SameValue(flow.LoopBound(l), bound) && runsToCompletion(l) && everyIteration(l, r.Instr.Block()) {
 			return true
 		}
 	}

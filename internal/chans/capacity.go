@@ -87,35 +87,27 @@ func (x *Index) Count(u *Uses, sites []Site) int {
 	}
 	n := 0
 	for _, r := range order {
-		if r.start != nil && x.repeatsInOwner(u, r.start.Block()) {
-			return Many
+		starts := 1
+		if r.start != nil {
+			starts = x.ownerTrips(u, r.start.Block())
 		}
-		repeats := x.Loops(r.fn).InLoop
+		trips := func(b *ssa.BasicBlock) int { return x.Loops(r.fn).Trips(b, nil, Many) }
 		if r.start == nil {
-			repeats = func(b *ssa.BasicBlock) bool { return x.repeatsInOwner(u, b) }
+			trips = func(b *ssa.BasicBlock) int { return x.ownerTrips(u, b) }
 		}
-		k := flow.MaxCount(r.fn, runs[r], repeats, Many)
-		if k >= Many {
+		n += starts * flow.MaxCount(r.fn, runs[r], trips, Many)
+		if n >= Many {
 			return Many
 		}
-		n += k
 	}
 	return n
 }
 
-// repeatsInOwner reports whether block b of the owner runs more than once
-// for one channel: in a loop that does not also make a fresh channel.
-func (x *Index) repeatsInOwner(u *Uses, b *ssa.BasicBlock) bool {
-	return x.Loops(u.Owner()).RepeatsWithout(b, u.Make.Block())
-}
-
-// Repeats reports whether site can run more than once for one channel: it
-// sits in a loop, or the owner starts its function from a loop.
-func (x *Index) Repeats(u *Uses, s Site) bool {
-	if s.Start == nil {
-		return x.repeatsInOwner(u, s.Instr.Block())
-	}
-	return x.Loops(s.Func).InLoop(s.Instr.Block()) || x.repeatsInOwner(u, s.Start.Block())
+// ownerTrips returns how many times block b of the owner runs for one
+// channel: loops that also make a fresh channel each iteration do not
+// count.
+func (x *Index) ownerTrips(u *Uses, b *ssa.BasicBlock) int {
+	return x.Loops(u.Owner()).Trips(b, u.Make.Block(), Many)
 }
 
 // coveredByLoop proves make(chan T, bound) with one send site run once per

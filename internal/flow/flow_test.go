@@ -78,6 +78,18 @@ func looped(ch chan int, n int) {
 	}
 }
 
+func three(ch chan int) {
+	for i := 0; i < 3; i++ {
+		ch <- i
+	}
+}
+
+func threeRange(ch chan int) {
+	for i := range 3 {
+		ch <- i
+	}
+}
+
 func maybe(ch chan int, skip bool) int {
 	if skip {
 		return 0
@@ -110,10 +122,13 @@ func TestMaxCount(t *testing.T) {
 	}{
 		{"exclusive", 2}, // 1 on one path, 2 then 3 on another
 		{"looped", 99},
+		{"three", 3},
+		{"threeRange", 3},
 	} {
 		fn := build(t, src, tc.fn)
 		loops := FindLoops(fn)
-		if got := MaxCount(fn, sends(fn), loops.InLoop, 99); got != tc.want {
+		trips := func(b *ssa.BasicBlock) int { return loops.Trips(b, nil, 99) }
+		if got := MaxCount(fn, sends(fn), trips, 99); got != tc.want {
 			t.Errorf("MaxCount(%s) = %d, want %d", tc.fn, got, tc.want)
 		}
 	}

@@ -137,3 +137,21 @@ func workerOwnerBad(ctx context.Context) string {
 		return ""
 	}
 }
+
+func twoWorkersTwoReceivesOK() {
+	done := make(chan bool)
+	for i := 0; i < 2; i++ {
+		go func() { done <- true }() // ok: two senders, two receives
+	}
+	<-done
+	<-done
+}
+
+func threeWorkersTwoReceivesBad() {
+	done := make(chan bool)
+	for range 3 {
+		go func() { done <- true }() // want `send on done .* threeWorkersTwoReceivesBad can return before receiving every value`
+	}
+	<-done
+	<-done
+}

@@ -78,6 +78,9 @@ func (x *Index) Count(u *Uses, sites []Site) int {
 	runs := make(map[run]map[ssa.Instruction]bool)
 	var order []run
 	for _, s := range sites {
+		if Refills(s.Instr, sentOn(s)) {
+			continue // puts back a value it took: uses no room
+		}
 		r := run{s.Func, s.Start}
 		if runs[r] == nil {
 			runs[r] = make(map[ssa.Instruction]bool)
@@ -101,6 +104,14 @@ func (x *Index) Count(u *Uses, sites []Site) int {
 		}
 	}
 	return n
+}
+
+// sentOn returns the channel a send site sends on.
+func sentOn(s Site) ssa.Value {
+	if sel, ok := s.Instr.(*ssa.Select); ok {
+		return sel.States[s.State].Chan
+	}
+	return s.Instr.(*ssa.Send).Chan
 }
 
 // ownerTrips returns how many times block b of the owner runs for one

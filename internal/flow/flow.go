@@ -183,6 +183,9 @@ type Path struct {
 	Stop func(ssa.Instruction) bool
 	// StopEdge reports whether taking an edge ends the path.
 	StopEdge func(Edge) bool
+	// Goal, when set, reports whether taking an edge completes the search,
+	// as reaching a return does.
+	Goal func(Edge) bool
 }
 
 // ReturnReachable reports whether some path that starts just after the
@@ -202,6 +205,9 @@ func (p Path) ReturnReachable(from *ssa.BasicBlock, start int) bool {
 		for _, s := range b.Succs {
 			if p.StopEdge != nil && p.StopEdge(Edge{b, s}) {
 				continue
+			}
+			if p.Goal != nil && p.Goal(Edge{b, s}) {
+				return true
 			}
 			if seen[s] {
 				continue

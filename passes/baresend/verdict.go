@@ -3,7 +3,6 @@ package baresend
 import (
 	"fmt"
 	"go/token"
-	"go/types"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -26,7 +25,7 @@ const noWayOut = "not in a select with default or a liveness case"
 // instr, on channel ch, can block forever. A channel with several origins
 // blocks when any of them does.
 func (c *checker) sendVerdict(instr ssa.Instruction, state int, ch ssa.Value) verdict {
-	if returnsToken(instr, ch) {
+	if chans.Refills(instr, ch) {
 		return verdict{}
 	}
 	for _, o := range c.idx.Origins(ch) {
@@ -53,49 +52,6 @@ func (c *checker) originVerdict(o chans.Origin, instr ssa.Instruction, state int
 		return c.madeVerdict(o.Make, instr, state)
 	}
 	return verdict{} // nil or unknown: nothing to say
-}
-
-// returnsToken reports whether the send puts back a value its function took
-// from the same channel on every path before it: the channel is a
-// semaphore or a mutex, and the send refills the slot the receive emptied.
-//
-//	status := <-statusc
-//	...
-//	statusc <- status
-func returnsToken(instr ssa.Instruction, ch ssa.Value) bool {
-	for _, b := range instr.Parent().Blocks {
-		if !b.Dominates(instr.Block()) {
-			continue
-		}
-		for _, x := range b.Instrs {
-			if x == instr {
-				break
-			}
-			if tookFrom(x, ch, instr.Block()) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// tookFrom reports whether x receives from ch on every path to block b: a
-// plain receive, or a select whose receiving case leads to b.
-func tookFrom(x ssa.Instruction, ch ssa.Value, b *ssa.BasicBlock) bool {
-	switch x := x.(type) {
-	case *ssa.UnOp:
-		return x.Op == token.ARROW && chans.SameValue(x.X, ch)
-	case *ssa.Select:
-		for i, st := range x.States {
-			if st.Dir != types.RecvOnly || !chans.SameValue(st.Chan, ch) {
-				continue
-			}
-			if e, ok := chans.CaseEdge(x, i); ok && e.To.Dominates(b) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // withReceivers weighs the receivers this package shows for a channel held
@@ -355,8 +311,8 @@ func (c *checker) receiveWeights(u *chans.Uses, caseEdges map[flow.Edge]bool, n 
 
 // countedReceive proves "receives exactly as many values as it started
 // senders": the senders are started once per iteration of a loop, and the
-// owner receives once per iteration of a loop with the same bound that has
-// no other exit.
+// owner receives once per iteration, either later in the same iteration or
+// in a loop with the same bound that has no other exit.
 func (c *checker) countedReceive(u *chans.Uses, s chans.Site) bool {
 	owner := u.Owner()
 	loops := c.idx.Loops(owner)
@@ -365,19 +321,31 @@ func (c *checker) countedReceive(u *chans.Uses, s chans.Site) bool {
 		return false
 	}
 	bound := flow.LoopBound(senderLoop)
-	if bound == nil {
-		return false
-	}
 	for _, r := range u.Recvs {
-		if r.State >= 0 {
+		if r.State >= 0 || r.Func != owner {
 			continue
 		}
 		l := loops.Innermost(r.Instr.Block())
-		if l != nil && l != senderLoop && chans.SameValue(flow.LoopBound(l), bound) && runsToCompletion(l) && everyIteration(l, r.Instr.Block()) {
+		switch {
+		case l == senderLoop:
+			if sameIteration(l, s.Start, r.Instr) {
+				return true
+			}
+		case l != nil && bound != nil && chans.SameValue(flow.LoopBound(l), bound) && runsToCompletion(l) && everyIteration(l, r.Instr.Block()):
 			return true
 		}
 	}
 	return false
+}
+
+// sameIteration reports whether every path from start, an instruction of
+// loop l, passes recv before the iteration ends or the function returns.
+func sameIteration(l *flow.Loop, start, recv ssa.Instruction) bool {
+	p := flow.Path{
+		Stop: func(i ssa.Instruction) bool { return i == recv },
+		Goal: func(e flow.Edge) bool { return e.To == l.Header || !l.Blocks[e.To] },
+	}
+	return !p.ReturnReachable(start.Block(), flow.IndexOf(start))
 }
 
 // runsToCompletion reports whether the loop's only exit is its header's

@@ -155,3 +155,37 @@ func threeWorkersTwoReceivesBad() {
 	<-done
 	<-done
 }
+
+func startOneAtATimeOK(n int) {
+	ready := make(chan struct{})
+	for i := 0; i < n; i++ {
+		go func() {
+			ready <- struct{}{} // ok: the owner receives once per start, in the same iteration
+		}()
+		<-ready
+	}
+}
+
+func sharedStatusOK(jobs []func() error, done func(error)) {
+	type status struct {
+		running  int
+		firstErr error
+	}
+	statusc := make(chan status, 1)
+	statusc <- status{running: len(jobs)} // ok: the one slot the token lives in
+	for _, job := range jobs {
+		go func() {
+			err := job()
+			st := <-statusc
+			if st.firstErr == nil {
+				st.firstErr = err
+			}
+			st.running--
+			if st.running == 0 {
+				done(st.firstErr)
+				return
+			}
+			statusc <- st // ok: puts back the token it took
+		}()
+	}
+}

@@ -38,7 +38,12 @@
 //     whose callers are not all visible in the package, or a channel
 //     received from another channel. A send in a loop whose channel changes
 //     per iteration (a fan-out over receivers) says so: one slow receiver
-//     stalls every later one;
+//     stalls every later one. For a field or a global, the receivers the
+//     package shows decide: one that can give up (a select with a default or
+//     another live case, after which it can return) is named in the report;
+//     when every receiver is visible and each waits with a plain receive,
+//     the send is one half of a handshake whose other half is waiting, and
+//     is not reported;
 //   - a send in the body of a select case (the select may have a default: the
 //     send inside the case is still bare);
 //   - a blocking select whose cases are all sends;
@@ -67,7 +72,12 @@
 //
 // Guaranteed receive. A send from a goroutine is not reported when its
 // starter receives on every path before returning, or, for N senders,
-// receives until the channel is closed or exactly N times.
+// receives until the channel is closed or exactly N times. Sends are counted
+// per path (three sends on three exclusive error paths are one value), loops
+// with a constant bound count their trips, and a send that puts back a value
+// its function took from the same channel (a semaphore or a token) uses no
+// room. Paths through t.Fatal, log.Fatal, os.Exit and runtime.Goexit end
+// there.
 //
 // Not reported: close(ch); sends on channels from calls, type assertions or
 // other values the pass cannot follow; sends on a channel made in the package

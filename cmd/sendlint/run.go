@@ -72,6 +72,9 @@ func vet(exe string, opts *options) (*results, error) {
 	if runErr != nil && !errors.As(runErr, &exitErr) {
 		return nil, fmt.Errorf("running go vet: %v", runErr)
 	}
+	if strings.Contains(stderr.String(), "no packages to vet") {
+		return nil, fmt.Errorf("no packages to analyse: %s matched no packages", strings.Join(opts.patterns, " "))
+	}
 	res, err := parseVetJSON(&stdout)
 	if err != nil {
 		return nil, err

@@ -197,7 +197,9 @@ func FieldOf(t types.Type, i int, pointer bool) *types.Var {
 	if !ok || i >= s.NumFields() {
 		return nil
 	}
-	return s.Field(i)
+	// Fields of instantiated generic types are distinct objects; their
+	// origin is the one field the package declares.
+	return s.Field(i).Origin()
 }
 
 // FieldMakes returns the channels made in this package and stored into

@@ -47,7 +47,7 @@ func standalone(analyzers []*analysis.Analyzer, args []string, stdout, stderr io
 		fmt.Fprintf(stderr, "sendlint: %v\n", err)
 		return exitError
 	}
-	return res.print(opts, stdout, stderr)
+	return report(analyzers, res, opts, stdout, stderr)
 }
 
 // vetArgs builds the go vet command line.

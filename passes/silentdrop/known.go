@@ -66,35 +66,35 @@ type rule func(recv, name string) kind
 
 // known maps an import path to what its functions and methods do.
 var known = map[string]rule{
-	"log":       logLevels,
-	"log/slog":  logLevels,
-	"os":        only(exits, "Exit"),
-	"runtime":   only(exits, "Goexit"),
-	"testing":   testingLog,
-	"fmt":       only(logs, "Print", "Printf", "Println"),
-	"sync":      only(quiet, "Put"), // a dropped value returned to a pool is still dropped
-	"expvar":    only(counts, "Add", "AddFloat", "Set", "SetString"),
+	"log":      logLevels,
+	"log/slog": logLevels,
+	"os":       only(exits, "Exit"),
+	"runtime":  only(exits, "Goexit"),
+	"testing":  testingLog,
+	"fmt":      only(logs, "Print", "Printf", "Println"),
+	"sync":     only(quiet, "Put"), // a dropped value returned to a pool is still dropped
+	"expvar":   only(counts, "Add", "AddFloat", "Set", "SetString"),
 	"sync/atomic": func(_, name string) kind {
 		if strings.HasPrefix(name, "Load") {
 			return none
 		}
 		return counts
 	},
-	"go.uber.org/zap":                              logLevels,
-	"github.com/rs/zerolog":                        zerolog,
-	"github.com/rs/zerolog/log":                    logLevels,
-	"github.com/sirupsen/logrus":                   logLevels,
-	"k8s.io/klog":                                  logLevels,
-	"k8s.io/klog/v2":                               logLevels,
-	"github.com/golang/glog":                       logLevels,
-	"github.com/go-logr/logr":                      logLevels,
-	"github.com/hashicorp/go-hclog":                logLevels,
-	"github.com/go-kit/log":                        only(logs, "Log"),
-	"github.com/go-kit/kit/log":                    only(logs, "Log"),
-	"go.opencensus.io/stats":                       prefixed(counts, "Record"),
+	"go.uber.org/zap":                                logLevels,
+	"github.com/rs/zerolog":                          zerolog,
+	"github.com/rs/zerolog/log":                      logLevels,
+	"github.com/sirupsen/logrus":                     logLevels,
+	"k8s.io/klog":                                    logLevels,
+	"k8s.io/klog/v2":                                 logLevels,
+	"github.com/golang/glog":                         logLevels,
+	"github.com/go-logr/logr":                        logLevels,
+	"github.com/hashicorp/go-hclog":                  logLevels,
+	"github.com/go-kit/log":                          only(logs, "Log"),
+	"github.com/go-kit/kit/log":                      only(logs, "Log"),
+	"go.opencensus.io/stats":                         prefixed(counts, "Record"),
 	"github.com/prometheus/client_golang/prometheus": only(counts, "Inc", "Add", "Dec", "Sub", "Set", "Observe", "SetToCurrentTime"),
-	"github.com/rcrowley/go-metrics":               only(counts, "Inc", "Dec", "Mark", "Update", "Observe"),
-	"github.com/go-kit/kit/metrics":                only(counts, "Add", "Set", "Observe"),
+	"github.com/rcrowley/go-metrics":                 only(counts, "Inc", "Dec", "Mark", "Update", "Observe"),
+	"github.com/go-kit/kit/metrics":                  only(counts, "Add", "Set", "Observe"),
 }
 
 // knownPrefix maps import path prefixes (a module and its packages) to

@@ -100,9 +100,20 @@
 //		c.logger.Warn("client is not reading; reply dropped", "req", r.id, "dropped_total", n)
 //	}
 //
-// Not reported: wake-up signals that coalesce. A send on a channel whose
-// element type has size zero (chan struct{}) carries no data: when the
-// buffer is full, a pending signal already stands for the dropped one.
+// Not reported:
+//
+//   - wake-up signals that coalesce. A send on a channel whose element type
+//     has size zero (chan struct{}) carries no data: when the buffer is
+//     full, a pending signal already stands for the dropped one. The same
+//     holds for a send of a constant (done <- true, errc <- nil): it says
+//     only that something happened, and the value already buffered says it
+//     too;
+//   - a value that stays where it was read from until the send succeeds:
+//     case b.c <- b.backlog[0]: b.backlog = b.backlog[1:]. The send case
+//     is what removes it from the field, slice or map, so the default
+//     loses nothing;
+//   - sends in _test.go files: a test that needs a value it dropped fails
+//     or hangs waiting for it, which is not silent.
 //
 //	select {
 //	case s.wake <- struct{}{}: // not reported

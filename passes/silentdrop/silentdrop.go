@@ -101,7 +101,7 @@ func (c *checker) inTest(fn *ssa.Function) bool {
 func (c *checker) checkSelect(sel *ssa.Select) {
 	var sends []int
 	for i, st := range sel.States {
-		if st.Dir == types.SendOnly && !c.signal(st.Chan) && !isConstant(st.Send) {
+		if st.Dir == types.SendOnly && !c.signal(st.Chan) && !isConstant(st.Send) && !c.unread(st.Chan) {
 			sends = append(sends, i)
 		}
 	}

@@ -1,0 +1,58 @@
+package silentdrop
+
+import (
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/sendlint/sendlint/internal/chans"
+)
+
+// unread reports whether a value the buffer has no room for could never be
+// read anyway: the channel is made in this package with a constant
+// capacity at least the number of places that receive from it, none of
+// them in a loop or reached from one, and it never leaves the package's
+// sight. The reader takes at most that many values, and the buffer already
+// holds them: the value dropped is one nobody would receive. This is the
+// reply slot where the first answer wins:
+//
+//	respC := make(chan *Info, 1)
+//	sub := subscribe(func(m *Msg) {
+//		select {
+//		case respC <- decode(m): // not reported: the reader takes one
+//		default:
+//		}
+//	})
+//	select {
+//	case info := <-respC:
+//	case <-time.After(timeout):
+//	}
+func (c *checker) unread(ch ssa.Value) bool {
+	origins := c.idx.Origins(ch)
+	if len(origins) == 0 {
+		return false
+	}
+	for _, o := range origins {
+		if o.Kind != chans.Made || chans.CapString(o.Make) == "" {
+			return false
+		}
+		u := c.idx.Uses(o.Make)
+		if len(u.Escapes) > 0 || len(u.Stores) > 0 || len(u.Recvs) > chans.ConstCap(o.Make) {
+			return false
+		}
+		for _, r := range u.Recvs {
+			if c.repeats(r) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// repeats reports whether a receive site can run more than once per
+// channel: it is in a loop, or it is reached from the owner through a call
+// or go statement in a loop.
+func (c *checker) repeats(r chans.Site) bool {
+	if c.idx.Loops(r.Func).InLoop(r.Instr.Block()) {
+		return true
+	}
+	return r.Start != nil && c.idx.Loops(r.Start.Parent()).InLoop(r.Start.Block())
+}

@@ -1,0 +1,53 @@
+package silentdrop
+
+import "time"
+
+type request struct{ subscribers []func(Event) }
+
+func (r *request) subscribe(f func(Event)) { r.subscribers = append(r.subscribers, f) }
+
+// firstReplyWinsOK: the reader takes one reply; the slot holds it.
+func (r *request) firstReplyWinsOK(timeout time.Duration) (Event, bool) {
+	respC := make(chan Event, 1)
+	r.subscribe(func(e Event) {
+		select {
+		case respC <- e: // ok: the reader takes one value, and the buffer holds one
+		default:
+		}
+	})
+	select {
+	case e := <-respC:
+		return e, true
+	case <-time.After(timeout):
+		return Event{}, false
+	}
+}
+
+// readInLoopBad: the reader keeps reading, so a dropped reply is one it
+// would have read.
+func (r *request) readInLoopBad(n int) []Event {
+	respC := make(chan Event, 1)
+	r.subscribe(func(e Event) {
+		select {
+		case respC <- e: // want `send on respC \(chan Event, cap 1\) drops the Event without a trace when the channel is full`
+		default:
+		}
+	})
+	var out []Event
+	for i := 0; i < n; i++ {
+		out = append(out, <-respC)
+	}
+	return out
+}
+
+// twoReadersBad: two receives and room for one.
+func (r *request) twoReadersBad() (Event, Event) {
+	respC := make(chan Event, 1)
+	r.subscribe(func(e Event) {
+		select {
+		case respC <- e: // want `send on respC \(chan Event, cap 1\) drops the Event without a trace`
+		default:
+		}
+	})
+	return <-respC, <-respC
+}

@@ -108,17 +108,19 @@
 //     holds for a send of a constant (done <- true, errc <- nil): it says
 //     only that something happened, and the value already buffered says it
 //     too;
+//
 //   - a value that stays where it was read from until the send succeeds:
 //     case b.c <- b.backlog[0]: b.backlog = b.backlog[1:]. The send case
 //     is what removes it from the field, slice or map, so the default
 //     loses nothing;
+//
 //   - sends in _test.go files: a test that needs a value it dropped fails
 //     or hangs waiting for it, which is not silent.
 //
-//	select {
-//	case s.wake <- struct{}{}: // not reported
-//	default:
-//	}
+//     select {
+//     case s.wake <- struct{}{}: // not reported
+//     default:
+//     }
 //
 // The pass does not judge whether the trace is the right one (a debug log
 // for data that must not be lost), nor whether a caller acts on a returned

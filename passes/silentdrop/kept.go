@@ -1,6 +1,8 @@
 package silentdrop
 
 import (
+	"go/token"
+
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/sendlint/sendlint/internal/chans"
@@ -8,7 +10,9 @@ import (
 
 // kept reports whether the sent value stays where it was read from when
 // the default runs: only the send case takes it out (a backlog that is
-// popped once the send succeeds), so the default loses nothing.
+// popped once the send succeeds) or marks it done (w.compacted = true
+// after sending w's event), so the default loses nothing: the value is
+// still there to be sent again.
 //
 //	case b.c <- b.backlog[0]:
 //		b.backlog = b.backlog[1:]
@@ -37,7 +41,7 @@ func (d *branch) kept(v ssa.Value) bool {
 			}
 			for _, w := range written {
 				for _, h := range homes {
-					if chans.SameValue(w, h) {
+					if chans.SameValue(w, h) || sameElement(w, h) {
 						return true
 					}
 				}
@@ -45,6 +49,27 @@ func (d *branch) kept(v ssa.Value) bool {
 		}
 	}
 	return false
+}
+
+// sameElement reports whether two homes are fields of one element of a
+// collection the function works through (a watcher of the ones it syncs,
+// not the function's receiver): the send case that writes any field of
+// the element the value was built from (w.compacted = true after sending
+// w's event) leaves the element as it was when the default runs, so the
+// value can be built and sent again. Fields of a parameter or of a
+// captured variable are too broad a match: every field of s is not the
+// value sent from s.latest.
+func sameElement(a, b ssa.Value) bool {
+	fa, ok1 := a.(*ssa.FieldAddr)
+	fb, ok2 := b.(*ssa.FieldAddr)
+	if !ok1 || !ok2 || !chans.SameValue(fa.X, fb.X) {
+		return false
+	}
+	switch fa.X.(type) {
+	case *ssa.Parameter, *ssa.FreeVar:
+		return false
+	}
+	return true
 }
 
 // homesOf returns the places v was read from: the field or global
@@ -55,7 +80,12 @@ func homesOf(v ssa.Value, out []ssa.Value, depth int) []ssa.Value {
 	}
 	switch x := v.(type) {
 	case *ssa.UnOp:
-		if x.Op.String() == "*" {
+		if x.Op != token.MUL {
+			break
+		}
+		if a, ok := x.X.(*ssa.Alloc); ok {
+			out = literalHomes(a, out, depth)
+		} else {
 			out = append(out, addrHomes(x.X)...)
 		}
 	case *ssa.Index:
@@ -75,6 +105,28 @@ func homesOf(v ssa.Value, out []ssa.Value, depth int) []ssa.Value {
 		out = homesOf(x.X, out, depth+1)
 	case *ssa.Convert:
 		out = homesOf(x.X, out, depth+1)
+	}
+	return out
+}
+
+// literalHomes returns the homes of the values a composite literal is
+// built from:
+//
+//	t1 = local WatchResponse (complit)
+//	t2 = &t1.WatchID
+//	*t2 = t0.id                       // t0.id is read from w
+//	t5 = *t1                          // sent
+func literalHomes(a *ssa.Alloc, out []ssa.Value, depth int) []ssa.Value {
+	for _, ref := range *a.Referrers() {
+		fa, ok := ref.(*ssa.FieldAddr)
+		if !ok {
+			continue
+		}
+		for _, ref := range *fa.Referrers() {
+			if st, ok := ref.(*ssa.Store); ok && st.Addr == fa {
+				out = homesOf(st.Val, out, depth+1)
+			}
+		}
 	}
 	return out
 }

@@ -101,7 +101,7 @@ func (c *checker) inTest(fn *ssa.Function) bool {
 func (c *checker) checkSelect(sel *ssa.Select) {
 	var sends []int
 	for i, st := range sel.States {
-		if st.Dir == types.SendOnly && !c.signal(st.Chan) && !isConstant(st.Send) && !c.unread(st.Chan) {
+		if st.Dir == types.SendOnly && !c.signal(st.Chan) && !isError(st.Chan) && !isConstant(st.Send) && !c.unread(st.Chan) {
 			sends = append(sends, i)
 		}
 	}
@@ -127,6 +127,16 @@ func (d *branch) keepsAll(sends []int) bool {
 		}
 	}
 	return true
+}
+
+// isError reports whether ch carries errors. An error channel is a
+// failure signal: when its buffer is full, a pending error already tells
+// the receiver that something failed, and the first error wins
+// (reportCriticalError, errgroup's first error). The detail of the later
+// failure is lost, not the fact of it.
+func isError(ch ssa.Value) bool {
+	t, ok := ch.Type().Underlying().(*types.Chan)
+	return ok && types.Identical(t.Elem(), types.Universe.Lookup("error").Type())
 }
 
 // isConstant reports whether the sent value is a constant (true, 0, nil):

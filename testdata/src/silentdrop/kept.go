@@ -35,3 +35,38 @@ func (b *backlog) fieldNotRemovedBad(e Event) {
 	default:
 	}
 }
+
+type watcher struct {
+	id        int64
+	minRev    int64
+	compacted bool
+	ch        chan WatchResponse
+}
+
+type WatchResponse struct {
+	WatchID         int64
+	CompactRevision int64
+}
+
+// syncOK: the watcher stays behind until its response is sent; the next
+// sync builds and sends it again.
+func syncOK(ws []*watcher, compactRev int64) {
+	for _, w := range ws {
+		if w.minRev < compactRev {
+			select {
+			case w.ch <- WatchResponse{WatchID: w.id, CompactRevision: compactRev}: // ok: the case marks w done; the default leaves it for the next sync
+				w.compacted = true
+			default:
+			}
+		}
+	}
+}
+
+func notMarkedBad(ws []*watcher, compactRev int64) {
+	for _, w := range ws {
+		select {
+		case w.ch <- WatchResponse{WatchID: w.id, CompactRevision: compactRev}: // want `send on w\.ch .* drops the WatchResponse without a trace`
+		default:
+		}
+	}
+}

@@ -41,3 +41,11 @@ func genericSendBad[T any](ch chan T, v T) {
 	default:
 	}
 }
+
+// firstErrorWinsOK: a pending error already says that something failed.
+func firstErrorWinsOK(errc chan<- error, err error) {
+	select {
+	case errc <- err: // ok: an error channel is a failure signal
+	default:
+	}
+}

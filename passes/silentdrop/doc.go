@@ -67,7 +67,9 @@
 //
 // Refuse: the caller learns the value was not taken and acts on it (it
 // retries later, a sweep redelivers, the request fails with a clear
-// error). This is the contract for data that must not be lost:
+// error). This is the contract for data that must not be lost, as a
+// deliver that cannot be queued is refused to the delivery consumer,
+// which leaves the message to its sweep:
 //
 //	func (r *router) deliver(f frame) error {
 //		select {
@@ -100,27 +102,34 @@
 //		c.logger.Warn("client is not reading; reply dropped", "req", r.id, "dropped_total", n)
 //	}
 //
-// Not reported:
+// Not reported, because nothing is lost:
 //
-//   - wake-up signals that coalesce. A send on a channel whose element type
-//     has size zero (chan struct{}) carries no data: when the buffer is
-//     full, a pending signal already stands for the dropped one. The same
-//     holds for a send of a constant (done <- true, errc <- nil): it says
-//     only that something happened, and the value already buffered says it
-//     too;
+// Wake-up signals that coalesce. A send on a channel whose element type
+// has size zero (chan struct{}) carries no data: when the buffer is full,
+// a pending signal already stands for the dropped one. The same holds for
+// a send of a constant (done <- true, errc <- nil), which says only that
+// something happened, and for a channel of errors, a failure signal whose
+// first error wins: a pending error already says that something failed.
 //
-//   - a value that stays where it was read from until the send succeeds:
-//     case b.c <- b.backlog[0]: b.backlog = b.backlog[1:]. The send case
-//     is what removes it from the field, slice or map, so the default
-//     loses nothing;
+//	select {
+//	case s.wake <- struct{}{}: // not reported
+//	default:
+//	}
 //
-//   - sends in _test.go files: a test that needs a value it dropped fails
-//     or hangs waiting for it, which is not silent.
+// A reply slot whose reader takes no more values than the buffer holds:
+// the channel is made in the package with a constant capacity at least
+// the number of receives, none in a loop, and does not escape. A value
+// that finds the buffer full is one nobody would receive (the first
+// answer wins).
 //
-//     select {
-//     case s.wake <- struct{}{}: // not reported
-//     default:
-//     }
+// A value that stays where it is until the send succeeds: it is read from
+// a field, slice or map that the send case writes (case b.c <-
+// b.backlog[0]: b.backlog = b.backlog[1:]), or built from an element the
+// send case marks done (case w.ch <- resp(w): w.compacted = true). When
+// the default runs, the value is still there to be sent next time.
+//
+// Sends in _test.go files: a test that needs a value it dropped fails or
+// hangs waiting for it, which is not silent.
 //
 // The pass does not judge whether the trace is the right one (a debug log
 // for data that must not be lost), nor whether a caller acts on a returned

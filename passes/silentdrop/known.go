@@ -22,11 +22,11 @@ const (
 // method by its receiver type. Packages are matched by import path, so a
 // user type that happens to have a Warn method is not a logger unless its
 // type is named like one (see byShape).
-func classify(f *types.Func) kind {
+func classify(f *types.Func, recv string) kind {
 	if f.Pkg() == nil {
 		return none // error.Error and other universe methods
 	}
-	path, recv, name := f.Pkg().Path(), recvName(f), f.Name()
+	path, name := f.Pkg().Path(), f.Name()
 	if rule, ok := known[path]; ok {
 		if k := rule(recv, name); k != none {
 			return k
@@ -42,14 +42,19 @@ func classify(f *types.Func) kind {
 	return byShape(recv, name)
 }
 
-// recvName returns the name of a method's receiver type, without the
-// pointer; "" for a function.
-func recvName(f *types.Func) string {
-	sig, ok := f.Type().(*types.Signature)
-	if !ok || sig.Recv() == nil {
+// recvName returns the name of the receiver type of the method a call
+// names, without the pointer; "" for a function. For an interface method
+// it is the type of the value the method is invoked on: the abstract
+// method's own receiver may be the bare interface.
+func recvName(cc *ssa.CallCommon, f *types.Func) string {
+	var t types.Type
+	if cc.IsInvoke() {
+		t = cc.Value.Type()
+	} else if sig, ok := f.Type().(*types.Signature); ok && sig.Recv() != nil {
+		t = sig.Recv().Type()
+	} else {
 		return ""
 	}
-	t := sig.Recv().Type()
 	if p, ok := t.(*types.Pointer); ok {
 		t = p.Elem()
 	}

@@ -146,10 +146,17 @@ func (t *tracer) call(cc *ssa.CallCommon, depth int) bool {
 		return false
 	}
 	if f := callee(cc); f != nil {
-		if k := classify(f); k != none {
+		if k := classify(f, recvName(cc, f)); k != none {
 			return k != quiet
 		}
 		if k := t.fprintToStd(cc, f); k {
+			return true
+		}
+	}
+	for _, a := range cc.Args {
+		// A function of the package handed to the call, as a log helper
+		// hands executeLogCall the closure that writes the line.
+		if fn, ok := a.(*ssa.Function); ok && t.function(fn, depth+1) {
 			return true
 		}
 	}

@@ -51,3 +51,25 @@ func (r *request) twoReadersBad() (Event, Event) {
 	})
 	return <-respC, <-respC
 }
+
+// handler is a named func type, as a message router declares its handlers.
+type handler func(Event)
+
+func (r *request) subscribeHandler(h handler) { r.subscribers = append(r.subscribers, h) }
+
+// namedHandlerOK: the closure converted to a handler type is still followed.
+func (r *request) namedHandlerOK(timeout time.Duration) (Event, bool) {
+	respC := make(chan Event, 1)
+	r.subscribeHandler(func(e Event) {
+		select {
+		case respC <- e: // ok: the reader takes one value, and the buffer holds one
+		default:
+		}
+	})
+	select {
+	case e := <-respC:
+		return e, true
+	case <-time.After(timeout):
+		return Event{}, false
+	}
+}

@@ -128,8 +128,10 @@
 // send case marks done (case w.ch <- resp(w): w.compacted = true). When
 // the default runs, the value is still there to be sent next time.
 //
-// Sends in _test.go files: a test that needs a value it dropped fails or
-// hangs waiting for it, which is not silent.
+// Test code: sends in _test.go files and in packages of test helpers
+// (a package named testutils, testutil, testing or ending in test, as
+// grpctest and httptest do). A test that needs a value it dropped fails
+// or hangs waiting for it, which is not silent.
 //
 // The pass does not judge whether the trace is the right one (a debug log
 // for data that must not be lost), nor whether a caller acts on a returned

@@ -84,11 +84,21 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 	}
 }
 
-// inTest reports whether fn is declared in a _test.go file. A test that
-// drops a value it needs fails or hangs waiting for it: the drop is not
-// silent, and a test's channels carry its own observations, not data.
+// inTest reports whether fn is test code: declared in a _test.go file, or
+// in a package of test helpers (testutils, grpctest, httptest...). A test
+// that drops a value it needs fails or hangs waiting for it: the drop is
+// not silent, and a test's channels carry its own observations, not data.
 func (c *checker) inTest(fn *ssa.Function) bool {
-	return strings.HasSuffix(c.pass.Fset.Position(fn.Pos()).Filename, "_test.go")
+	if strings.HasSuffix(c.pass.Fset.Position(fn.Pos()).Filename, "_test.go") {
+		return true
+	}
+	name := c.pass.Pkg.Name()
+	for _, suffix := range []string{"test", "testutil", "testutils", "testing"} {
+		if strings.HasSuffix(name, suffix) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkSelect judges a select with a default and at least one send case

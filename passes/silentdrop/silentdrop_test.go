@@ -11,7 +11,7 @@ import (
 )
 
 func TestRules(t *testing.T) {
-	analysistest.Run(t, fixturetest.Testdata(t, 2), silentdrop.Analyzer, "silentdrop")
+	analysistest.Run(t, fixturetest.Testdata(t, 2), silentdrop.Analyzer, "silentdrop", "silentdrop/testutils")
 }
 
 // TestReproductions checks silentdrop's verdicts on the systems the

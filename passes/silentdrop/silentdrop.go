@@ -13,6 +13,7 @@ import (
 
 	"github.com/sendlint/sendlint/internal/analyzerdoc"
 	"github.com/sendlint/sendlint/internal/chans"
+	"github.com/sendlint/sendlint/internal/flow"
 	"github.com/sendlint/sendlint/internal/report"
 )
 
@@ -122,10 +123,74 @@ func (c *checker) checkSelect(sel *ssa.Select) {
 	if !ok {
 		return // the dispatch chain is not the shape the builder emits: say nothing
 	}
-	if c.leavesTrace(d) || d.keepsAll(sends) {
+	if c.leavesTrace(d) || d.keepsAll(sends) || c.retries(d, sends) {
 		return
 	}
 	c.report(sel, sends)
+}
+
+// retries reports whether the default goes round to the same select with
+// the same value: a loop that tries again (after making room, or after a
+// pause) until the send succeeds. The value is computed before the loop,
+// so the next try sends it, not a new one.
+//
+//	for {
+//		select {
+//		case n.leadc <- lc:
+//			return
+//		default:
+//			select { // drop the stale pending value and try again
+//			case <-n.leadc:
+//			default:
+//			}
+//		}
+//	}
+func (c *checker) retries(d *branch, sends []int) bool {
+	loop := c.idx.Loops(d.sel.Parent()).Innermost(d.sel.Block())
+	if loop == nil {
+		return false
+	}
+	again := map[*ssa.BasicBlock]bool{}
+	reach(d.entry, nil, again)
+	if !again[d.sel.Block()] {
+		return false
+	}
+	for _, i := range sends {
+		st := d.sel.States[i]
+		if varies(st.Send, loop, 0) || varies(st.Chan, loop, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// varies reports whether v can differ between iterations of the loop: it
+// is computed in the loop from anything but loads of the same fields of
+// values from outside it (n.leadc loaded on every iteration is one
+// channel; sub ranging over subscribers is not).
+func varies(v ssa.Value, loop *flow.Loop, depth int) bool {
+	x, ok := v.(ssa.Instruction)
+	if !ok || !loop.Blocks[x.Block()] {
+		return false
+	}
+	if depth > 8 {
+		return true
+	}
+	switch v := v.(type) {
+	case *ssa.UnOp:
+		return v.Op != token.MUL || varies(v.X, loop, depth+1)
+	case *ssa.FieldAddr:
+		return varies(v.X, loop, depth+1)
+	case *ssa.Field:
+		return varies(v.X, loop, depth+1)
+	case *ssa.ChangeType:
+		return varies(v.X, loop, depth+1)
+	case *ssa.MakeInterface:
+		return varies(v.X, loop, depth+1)
+	case *ssa.Convert:
+		return varies(v.X, loop, depth+1)
+	}
+	return true
 }
 
 // keepsAll reports whether every value the send cases carry stays where

@@ -70,3 +70,32 @@ func notMarkedBad(ws []*watcher, compactRev int64) {
 		}
 	}
 }
+
+type leader struct{ leadc chan bool }
+
+// replacePendingOK: the default drops the stale pending value and tries
+// again with the same one.
+func (l *leader) replacePendingOK(isLeader bool) {
+	lc := isLeader
+	for {
+		select {
+		case l.leadc <- lc: // ok: the default goes round and sends lc again
+			return
+		default:
+			select {
+			case <-l.leadc:
+			default:
+			}
+		}
+	}
+}
+
+// nextValueBad: the loop goes round with the next event, not this one.
+func nextValueBad(ch chan<- Event, events []Event) {
+	for _, e := range events {
+		select {
+		case ch <- e: // want `send on ch .* drops the Event without a trace`
+		default:
+		}
+	}
+}

@@ -126,7 +126,10 @@
 // a field, slice or map that the send case writes (case b.c <-
 // b.backlog[0]: b.backlog = b.backlog[1:]), or built from an element the
 // send case marks done (case w.ch <- resp(w): w.compacted = true). When
-// the default runs, the value is still there to be sent next time.
+// the default runs, the value is still there to be sent next time. The
+// same holds for a default that goes round the loop to the same select
+// with the same value, after a pause or after draining a stale pending
+// value: it retries.
 //
 // Test code: sends in _test.go files and in packages of test helpers
 // (a package named testutils, testutil, testing or ending in test, as

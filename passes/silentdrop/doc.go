@@ -118,8 +118,10 @@
 //
 // A reply slot whose reader takes no more values than the buffer holds:
 // the channel is made in the package with a constant capacity at least
-// the number of receives, none in a loop, and does not escape. A value
-// that finds the buffer full is one nobody would receive (the first
+// the number of receives, none in a loop, and it is not handed to other
+// code, except as a one-slot reply channel is: returned to the caller
+// that waits on it, or captured by a reply handler that is registered. A
+// value that finds the buffer full is one nobody would receive (the first
 // answer wins).
 //
 // A value that stays where it is until the send succeeds: it is read from

@@ -10,7 +10,7 @@ import (
 // read anyway: the channel is made in this package with a constant
 // capacity at least the number of places that receive from it, none of
 // them in a loop or reached from one, and it never leaves the package's
-// sight. The reader takes at most that many values, and the buffer already
+// sight, except as a one-slot reply channel does (replySlotEscapes). The reader takes at most that many values, and the buffer already
 // holds them: the value dropped is one nobody would receive. This is the
 // reply slot where the first answer wins:
 //
@@ -35,13 +35,43 @@ func (c *checker) unread(ch ssa.Value) bool {
 			return false
 		}
 		u := c.idx.Uses(o.Make)
-		if len(u.Escapes) > 0 || len(u.Stores) > 0 || len(u.Recvs) > chans.ConstCap(o.Make) {
+		if len(u.Stores) > 0 || len(u.Recvs) > chans.ConstCap(o.Make) || !replySlotEscapes(u) {
 			return false
 		}
 		for _, r := range u.Recvs {
 			if c.repeats(r) {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+// replySlotEscapes reports whether the channel stays in sight, or leaves
+// it only the way a one-slot reply channel does: returned to the caller
+// that waits for the reply, or captured by a reply handler that is
+// registered (stored) rather than called. The channel itself is never
+// handed to code that could loop over it.
+func replySlotEscapes(u *chans.Uses) bool {
+	if len(u.Escapes) == 0 {
+		return true
+	}
+	if chans.ConstCap(u.Make) != 1 {
+		return false
+	}
+	for _, e := range u.Escapes {
+		switch e := e.(type) {
+		case *ssa.Return:
+		case *ssa.MapUpdate:
+			if _, ok := e.Value.(*ssa.MakeClosure); !ok {
+				return false
+			}
+		case *ssa.Store:
+			if _, ok := e.Val.(*ssa.MakeClosure); !ok {
+				return false
+			}
+		default:
+			return false
 		}
 	}
 	return true

@@ -73,3 +73,42 @@ func (r *request) namedHandlerOK(timeout time.Duration) (Event, bool) {
 		return Event{}, false
 	}
 }
+
+type inbox struct{ replies map[string]func(Event) }
+
+// registeredHandlerOK: the reply handler is registered, not called here;
+// the one-slot channel is read once.
+func (ib *inbox) registeredHandlerOK(subj string) Event {
+	respC := make(chan Event, 1)
+	ib.replies[subj] = func(e Event) {
+		select {
+		case respC <- e: // ok: a one-slot reply channel, read once
+		default:
+		}
+	}
+	return <-respC
+}
+
+// newReplySlot returns the slot its caller waits on.
+func (ib *inbox) newReplySlot(subj string) chan Event {
+	respC := make(chan Event, 1)
+	ib.replies[subj] = func(e Event) {
+		select {
+		case respC <- e: // ok: a one-slot reply channel returned to its waiter
+		default:
+		}
+	}
+	return respC
+}
+
+// handedOnBad: the channel itself goes to code that may read it in a loop.
+func (ib *inbox) handedOnBad(subj string, consume func(<-chan Event)) {
+	respC := make(chan Event, 1)
+	ib.replies[subj] = func(e Event) {
+		select {
+		case respC <- e: // want `send on respC \(chan Event, cap 1\) drops the Event without a trace`
+		default:
+		}
+	}
+	consume(respC)
+}

@@ -63,11 +63,11 @@ func replySlotEscapes(u *chans.Uses) bool {
 		switch e := e.(type) {
 		case *ssa.Return:
 		case *ssa.MapUpdate:
-			if _, ok := e.Value.(*ssa.MakeClosure); !ok {
+			if !isClosure(e.Value) {
 				return false
 			}
 		case *ssa.Store:
-			if _, ok := e.Val.(*ssa.MakeClosure); !ok {
+			if !isClosure(e.Val) {
 				return false
 			}
 		default:
@@ -75,6 +75,16 @@ func replySlotEscapes(u *chans.Uses) bool {
 		}
 	}
 	return true
+}
+
+// isClosure reports whether v is a closure, possibly converted to a named
+// func type (a handler type).
+func isClosure(v ssa.Value) bool {
+	if ct, ok := v.(*ssa.ChangeType); ok {
+		v = ct.X
+	}
+	_, ok := v.(*ssa.MakeClosure)
+	return ok
 }
 
 // repeats reports whether a receive site can run more than once per

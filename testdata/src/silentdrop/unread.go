@@ -74,7 +74,22 @@ func (r *request) namedHandlerOK(timeout time.Duration) (Event, bool) {
 	}
 }
 
-type inbox struct{ replies map[string]func(Event) }
+type inbox struct {
+	replies  map[string]func(Event)
+	handlers map[string]handler
+}
+
+// registeredNamedHandlerOK: the handler map holds a named func type.
+func (ib *inbox) registeredNamedHandlerOK(subj string) Event {
+	respC := make(chan Event, 1)
+	ib.handlers[subj] = func(e Event) {
+		select {
+		case respC <- e: // ok: a one-slot reply channel, read once
+		default:
+		}
+	}
+	return <-respC
+}
 
 // registeredHandlerOK: the reply handler is registered, not called here;
 // the one-slot channel is read once.

@@ -30,7 +30,7 @@ func (c *checker) report(sel *ssa.Select, sends []int) {
 		descs = append(descs, fmt.Sprintf("%s (%s)", c.chanName(stmt, st), c.chanType(st.Chan, ms)))
 	}
 	first := sel.States[sends[0]]
-	lost := types.TypeString(elem(first.Chan), types.RelativeTo(c.pass.Pkg))
+	lost := types.TypeString(elem(first.Chan), c.qualifier)
 	msg := fmt.Sprintf("send on %s drops the %s without a trace %s: the default neither returns a status, logs, counts nor hands the value on",
 		joinNames(descs), lost, when(makes))
 	if def := defaultClause(stmt); def != nil {
@@ -40,6 +40,15 @@ func (c *checker) report(sel *ssa.Select, sends []int) {
 		related = append(related, analysis.RelatedInformation{Pos: mk.Pos(), Message: "channel made here" + capSuffix(mk)})
 	}
 	c.rep.Report(analysis.Diagnostic{Pos: first.Pos, Message: msg, Related: related})
+}
+
+// qualifier names types of other packages by package name, as the source
+// spells them: *raftpb.Message, not *go.etcd.io/raft/v3/raftpb.Message.
+func (c *checker) qualifier(p *types.Package) string {
+	if p == c.pass.Pkg {
+		return ""
+	}
+	return p.Name()
 }
 
 // when says when the send gives up: the buffer is full, or no receiver is
@@ -86,7 +95,7 @@ func (c *checker) chanName(stmt *ast.SelectStmt, st *ssa.SelectState) string {
 // chanType describes a channel's type and, when every make site agrees,
 // its capacity: "chan Event, cap 64".
 func (c *checker) chanType(ch ssa.Value, makes []*ssa.MakeChan) string {
-	desc := types.TypeString(ch.Type(), types.RelativeTo(c.pass.Pkg))
+	desc := types.TypeString(ch.Type(), c.qualifier)
 	capacity := ""
 	for _, mk := range makes {
 		s := chans.CapString(mk)

@@ -96,3 +96,10 @@ func (c *client) helperSilentBad(e Event) {
 }
 
 func (c *client) ignore(e Event) { _ = e.ID }
+
+func (c *client) otherPackageTypeBad(ch chan *bytes.Buffer, b *bytes.Buffer) {
+	select {
+	case ch <- b: // want `send on ch \(chan \*bytes\.Buffer\) drops the \*bytes\.Buffer without a trace`
+	default:
+	}
+}

@@ -110,6 +110,10 @@ func (c *checker) liveness(send *ast.SendStmt, path []ast.Node) (expr, desc stri
 	if scope == nil {
 		return "", ""
 	}
+	// The channel sent on is never its own liveness case: stopCh <- x is
+	// a stop request, not a send that stopCh can unblock. A stop channel
+	// of the same name (m.stopCh copied into stopCh) is taken to be it.
+	target := lastName(send.Chan)
 	var stops []string
 	for s := scope; s != nil && s != c.pass.Pkg.Scope() && s != types.Universe; s = s.Parent() {
 		for _, name := range s.Names() {
@@ -123,7 +127,7 @@ func (c *checker) liveness(send *ast.SendStmt, path []ast.Node) (expr, desc stri
 			if isContext(v.Type()) {
 				return name + ".Done()", name + " is done"
 			}
-			if stopName.MatchString(name) && c.isStopChan(v.Type()) {
+			if stopName.MatchString(name) && c.isStopChan(v.Type()) && name != target {
 				stops = append(stops, name)
 			}
 		}
@@ -131,10 +135,22 @@ func (c *checker) liveness(send *ast.SendStmt, path []ast.Node) (expr, desc stri
 	if len(stops) > 0 {
 		return stops[0], stops[0] + " is closed"
 	}
-	if recv, field := c.receiverStop(path); field != "" {
+	if recv, field := c.receiverStop(path); field != "" && field != target {
 		return recv + "." + field, recv + "." + field + " is closed"
 	}
 	return "", ""
+}
+
+// lastName returns the name an expression ends in: stopCh for stopCh and
+// for m.stopCh.
+func lastName(e ast.Expr) string {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return e.Name
+	case *ast.SelectorExpr:
+		return e.Sel.Name
+	}
+	return ""
 }
 
 func isContext(t types.Type) bool {

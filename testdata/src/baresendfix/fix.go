@@ -75,3 +75,11 @@ func replyCtxLater(c *client, r Response) context.Context {
 	ctx := context.Background()
 	return ctx
 }
+
+type monitor struct{ stopCh chan struct{} }
+
+// The channel sent on is not its own liveness case.
+func (m *monitor) stop() {
+	stopCh := m.stopCh
+	stopCh <- struct{}{} // want `send on stopCh .* can block forever`
+}

@@ -52,7 +52,7 @@ func run(t *testing.T, name string, args ...string) (stdout, stderr string, code
 	return out.String(), errOut.String(), code
 }
 
-const replyFinding = "replies/replies.go:20:14: send on c.responses (chan string, cap 8) can block forever: not in a select with default or a liveness case (baresend)"
+const replyFinding = "replies/replies.go:20:14: send on c.responses (chan string, cap 8) can block forever: no liveness case (ctx.Done(), a stop channel) lets it give up (baresend)"
 
 func TestTextFindings(t *testing.T) {
 	stdout, stderr, code := run(t, sendlint, "./replies")
@@ -63,7 +63,7 @@ func TestTextFindings(t *testing.T) {
 	want := []string{
 		replyFinding,
 		"\treplies/replies.go:15:32: channel made here (cap 8)",
-		"replies/replies_test.go:10:14: send on c.responses (chan string, cap 8) can block forever: not in a select with default or a liveness case (baresend)",
+		"replies/replies_test.go:10:14: send on c.responses (chan string, cap 8) can block forever: no liveness case (ctx.Done(), a stop channel) lets it give up (baresend)",
 		"\treplies/replies.go:15:32: channel made here (cap 8)",
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {

@@ -209,7 +209,7 @@ func (w *walker) closure(v ssa.Value, mc *ssa.MakeClosure, ctx context) {
 		if b != v {
 			continue
 		}
-		for _, ref := range *mc.Referrers() {
+		for _, ref := range closureUses(mc) {
 			instr, async, ok := closureStart(mc, ref)
 			if !ok {
 				w.escape(ref)
@@ -220,6 +220,20 @@ func (w *walker) closure(v ssa.Value, mc *ssa.MakeClosure, ctx context) {
 			}
 		}
 	}
+}
+
+// closureUses returns the uses of a closure value, looking through a
+// conversion to a named func type (a handler type such as msgHandler).
+func closureUses(mc *ssa.MakeClosure) []ssa.Instruction {
+	var out []ssa.Instruction
+	for _, ref := range *mc.Referrers() {
+		if ct, ok := ref.(*ssa.ChangeType); ok {
+			out = append(out, *ct.Referrers()...)
+			continue
+		}
+		out = append(out, ref)
+	}
+	return out
 }
 
 // closureStart says how a use of a closure value runs it.

@@ -92,6 +92,32 @@
 // single result into a buffer of one. Reporting them would have added only
 // noise.
 //
+// A default is not a fix by itself: it trades the wedge for a value lost
+// without a trace, which silentdrop reports unless the default makes the
+// drop visible (it returns a status, logs, counts or hands the value on).
+//
+// Suggested fix. When a liveness channel is in scope at a bare send (a
+// context.Context parameter or variable, a closure's captured ctx
+// included, or a stop, done or quit channel of empty element type: a
+// variable in scope or a field of the method's receiver), the finding
+// carries a fix (sendlint -fix) that selects on it:
+//
+//	select {
+//	case tr.responses <- resp:
+//	case <-ctx.Done():
+//	}
+//
+// The liveness case gives up the send and goes on after the select. That
+// is not a silent drop: the value is abandoned only when the work it
+// belongs to was cancelled or the component is stopping, so nobody is left
+// to read it, and the cancellation is the visible event, with its cause.
+// When the function returns an error last and the send is followed by a
+// return, the ctx case returns ctx.Err() (with zero values before it)
+// instead, so the caller learns why; the fix never returns anywhere else,
+// since an early return could skip an Unlock or a Done after the send. No
+// fix is offered without a liveness channel in scope, and the pass never
+// suggests a default.
+//
 // Suppress a finding that is deliberate with a reason:
 //
 //	tr.responses <- resp //sendlint:ignore baresend the client reader never exits before the server

@@ -19,7 +19,7 @@ type verdict struct {
 	makes   []*ssa.MakeChan // where the channel was made, when known
 }
 
-const noWayOut = "not in a select with default or a liveness case"
+const noWayOut = "no liveness case (ctx.Done(), a stop channel) lets it give up"
 
 // sendVerdict decides whether the send (state -1) or select send case at
 // instr, on channel ch, can block forever. A channel with several origins

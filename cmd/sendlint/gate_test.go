@@ -130,7 +130,7 @@ func TestSARIF(t *testing.T) {
 
 func TestGitHubAnnotations(t *testing.T) {
 	stdout, _, code := run(t, sendlint, "-format=github", "-test=false", "./replies")
-	want := "::warning file=replies/replies.go,line=20,col=14,title=sendlint baresend::send on c.responses (chan string, cap 8) can block forever: not in a select with default or a liveness case%0Areplies/replies.go:15:32: channel made here (cap 8)\n"
+	want := "::warning file=replies/replies.go,line=20,col=14,title=sendlint baresend::send on c.responses (chan string, cap 8) can block forever: no liveness case (ctx.Done(), a stop channel) lets it give up%0Areplies/replies.go:15:32: channel made here (cap 8)\n"
 	if code != 3 || stdout != want {
 		t.Errorf("-format=github: exit %d, output\n%s\nwant\n%s", code, stdout, want)
 	}

@@ -157,7 +157,8 @@ func countsFromZero(l *Loop) bool {
 		if l.Blocks[phi.Block().Preds[i]] {
 			continue
 		}
-		if !isConst(e, 0) && !(incremented && isConst(e, -1)) {
+		fromZero := isConst(e, 0) || incremented && isConst(e, -1)
+		if !fromZero {
 			return false
 		}
 	}

@@ -27,7 +27,7 @@ type call struct {
 }
 
 func (c *call) finishBad(err error) {
-	c.done <- err // want `send on c.done \(chan error, unbuffered\) can block forever: not in a select with default or a liveness case`
+	c.done <- err // want `send on c.done \(chan error, unbuffered\) can block forever: no liveness case \(ctx.Done\(\), a stop channel\) lets it give up`
 }
 
 func (c *call) wait(ctx context.Context) error {

@@ -7,9 +7,10 @@ import (
 
 	"github.com/sendlint/sendlint/passes/baresend"
 	"github.com/sendlint/sendlint/passes/silentdrop"
+	"github.com/sendlint/sendlint/passes/singlesender"
 )
 
 // All returns the analyzers in the order their documentation lists them.
 func All() []*analysis.Analyzer {
-	return []*analysis.Analyzer{baresend.Analyzer, silentdrop.Analyzer}
+	return []*analysis.Analyzer{baresend.Analyzer, singlesender.Analyzer, silentdrop.Analyzer}
 }

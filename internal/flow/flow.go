@@ -106,6 +106,17 @@ func (ls *Loops) Depth(b *ssa.BasicBlock) int {
 // InLoop reports whether b can execute more than once per call.
 func (ls *Loops) InLoop(b *ssa.BasicBlock) bool { return ls.Innermost(b) != nil }
 
+// RepeatsWithout reports whether b can execute more than once while base
+// executes once: some loop contains b but not base.
+func (ls *Loops) RepeatsWithout(b, base *ssa.BasicBlock) bool {
+	for _, l := range ls.loops {
+		if l.Blocks[b] && !l.Blocks[base] {
+			return true
+		}
+	}
+	return false
+}
+
 // Trips returns how many times b can execute while base executes once: the
 // product of the constant trip counts of the loops that contain b but not
 // base, or many when one of them has no constant bound. A send in the same

@@ -224,7 +224,8 @@ func (w *walker) call(in ssa.CallInstruction, v ssa.Value, h *holds, c ctx) {
 		}
 	}
 	for i, a := range cc.Args {
-		if a == v && !(direct && i == 0) {
+		receiver := direct && i == 0 // already followed as the method's receiver
+		if a == v && !receiver {
 			w.arg(in, i, v, h, c, isGo)
 		}
 	}

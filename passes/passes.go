@@ -6,9 +6,10 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/sendlint/sendlint/passes/baresend"
+	"github.com/sendlint/sendlint/passes/lockedsend"
 )
 
 // All returns the analyzers in the order their documentation lists them.
 func All() []*analysis.Analyzer {
-	return []*analysis.Analyzer{baresend.Analyzer}
+	return []*analysis.Analyzer{baresend.Analyzer, lockedsend.Analyzer}
 }

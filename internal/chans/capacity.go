@@ -227,3 +227,27 @@ func CapString(mk *ssa.MakeChan) string {
 }
 
 func itoa(n int) string { return constant.MakeInt64(int64(n)).String() }
+
+// ReturnsToken reports whether the send puts back a value its function took
+// from the same channel on every path before it: the channel is a
+// semaphore or a mutex, and the send refills the slot the receive emptied.
+//
+//	status := <-statusc
+//	...
+//	statusc <- status
+func ReturnsToken(instr ssa.Instruction, ch ssa.Value) bool {
+	for _, b := range instr.Parent().Blocks {
+		if !b.Dominates(instr.Block()) {
+			continue
+		}
+		for _, x := range b.Instrs {
+			if x == instr {
+				break
+			}
+			if recv, ok := x.(*ssa.UnOp); ok && recv.Op == token.ARROW && SameValue(recv.X, ch) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -2,7 +2,6 @@ package baresend
 
 import (
 	"fmt"
-	"go/token"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -25,7 +24,7 @@ const noWayOut = "not in a select with default or a liveness case"
 // instr, on channel ch, can block forever. A channel with several origins
 // blocks when any of them does.
 func (c *checker) sendVerdict(instr ssa.Instruction, state int, ch ssa.Value) verdict {
-	if returnsToken(instr, ch) {
+	if chans.ReturnsToken(instr, ch) {
 		return verdict{}
 	}
 	for _, o := range c.idx.Origins(ch) {
@@ -48,30 +47,6 @@ func (c *checker) originVerdict(o chans.Origin, instr ssa.Instruction, state int
 		return c.madeVerdict(o.Make, instr, state)
 	}
 	return verdict{} // nil or unknown: nothing to say
-}
-
-// returnsToken reports whether the send puts back a value its function took
-// from the same channel on every path before it: the channel is a
-// semaphore or a mutex, and the send refills the slot the receive emptied.
-//
-//	status := <-statusc
-//	...
-//	statusc <- status
-func returnsToken(instr ssa.Instruction, ch ssa.Value) bool {
-	for _, b := range instr.Parent().Blocks {
-		if !b.Dominates(instr.Block()) {
-			continue
-		}
-		for _, x := range b.Instrs {
-			if x == instr {
-				break
-			}
-			if recv, ok := x.(*ssa.UnOp); ok && recv.Op == token.ARROW && chans.SameValue(recv.X, ch) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // unowned is the verdict for a channel the sender does not own: whoever owns

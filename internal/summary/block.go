@@ -162,7 +162,7 @@ func (r *Result) call(call ssa.CallInstruction) *Blocking {
 		}
 		b.Op = "stream send " + r.describeSend(s)
 		if b.Kind == Configured {
-			b.Op = "call to " + r.describeSend(s) + ", configured as blocking"
+			b.Op = "call to " + r.describeSend(s) + " (configured as blocking)"
 		}
 		if !s.Direct && s.Origin.Pos.IsValid() {
 			b.Taken = s.Origin.Pos
@@ -179,7 +179,7 @@ func (r *Result) call(call ssa.CallInstruction) *Blocking {
 	}
 	obj := funcObject(callee)
 	if obj != nil && obj.Signature().Recv() == nil && r.cfg.funcs[pkgPath(obj)][obj.Name()] {
-		return &Blocking{Kind: Configured, Op: "call to " + FuncName(obj) + ", configured as blocking", At: call.Pos(), OpPos: call.Pos()}
+		return &Blocking{Kind: Configured, Op: "call to " + FuncName(obj) + " (configured as blocking)", At: call.Pos(), OpPos: call.Pos()}
 	}
 	var via *Blocking
 	switch {

@@ -82,11 +82,12 @@ func (r *Result) instr(instr ssa.Instruction) *Blocking {
 
 // chanBlocks reports whether the send at instr (select state, or -1) on ch
 // can block. It cannot when it puts back a token its function took from
-// the same channel, or when every channel it may send on was made in this
+// the same channel, when it follows a non-blocking receive from the same
+// channel that made room for it (keep-the-latest-value), or when every channel it may send on was made in this
 // package with room for every send (the capacity rule baresend uses). A
 // nil channel is not counted: code guards such sends.
 func (r *Result) chanBlocks(instr ssa.Instruction, state int, ch ssa.Value) bool {
-	if chans.ReturnsToken(instr, ch) {
+	if chans.ReturnsToken(instr, ch) || chans.MadeRoom(instr, ch) {
 		return false
 	}
 	idx := r.chanIndex()
@@ -160,9 +161,9 @@ func (r *Result) call(call ssa.CallInstruction) *Blocking {
 		if s.Origin.Method != nil && !r.cfg.matcher.IsStream(recvType(s.Origin.Method)) {
 			b.Kind = Configured
 		}
-		b.Op = "stream send " + r.describeSend(s)
+		b.Op = "stream send " + r.describeSend(s, call)
 		if b.Kind == Configured {
-			b.Op = "call to " + r.describeSend(s) + " (configured as blocking)"
+			b.Op = "call to " + r.describeSend(s, call) + " (configured as blocking)"
 		}
 		if !s.Direct && s.Origin.Pos.IsValid() {
 			b.Taken = s.Origin.Pos
@@ -202,8 +203,11 @@ func (r *Result) call(call ssa.CallInstruction) *Blocking {
 //	stream.Send
 //	send (stream.Send, a method value taken at handler.go:27)
 //	r.send (holds stream.Send, taken at handler.go:27)
-func (r *Result) describeSend(s streams.Send) string {
+func (r *Result) describeSend(s streams.Send, call ssa.CallInstruction) string {
 	if s.Direct {
+		if ce := r.source().calls[call.Pos()]; ce != nil {
+			return types.ExprString(ce.Fun) // as written: s.Send, not the method's name
+		}
 		return s.Origin.Expr
 	}
 	where := "in a dependency"

@@ -83,7 +83,8 @@ func (r *Result) instr(instr ssa.Instruction) *Blocking {
 // chanBlocks reports whether the send at instr (select state, or -1) on ch
 // can block. It cannot when it puts back a token its function took from
 // the same channel, when it follows a non-blocking receive from the same
-// channel that made room for it (keep-the-latest-value), or when every channel it may send on was made in this
+// channel that made room for it (keep-the-latest-value), when it puts a
+// token back into a semaphore filled where it was made, or when every channel it may send on was made in this
 // package with room for every send (the capacity rule baresend uses). A
 // nil channel is not counted: code guards such sends.
 func (r *Result) chanBlocks(instr ssa.Instruction, state int, ch ssa.Value) bool {
@@ -98,6 +99,10 @@ func (r *Result) chanBlocks(instr ssa.Instruction, state int, ch ssa.Value) bool
 	for _, o := range origins {
 		switch o.Kind {
 		case chans.Nil:
+		case chans.Field:
+			if !idx.TokenPool(o.Field) {
+				return true
+			}
 		case chans.Made:
 			if !r.covered(idx, o.Make, instr, state) {
 				return true

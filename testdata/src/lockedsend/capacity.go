@@ -40,3 +40,39 @@ func latestValueOK(mu *sync.Mutex, updates []chan int, v int) {
 		u <- v
 	}
 }
+
+// sema is a semaphore filled with tokens where it is made: putting a token
+// back cannot block.
+type sema struct{ ch chan struct{} }
+
+func newSema(n int) *sema {
+	s := &sema{ch: make(chan struct{}, n)}
+	for range n {
+		s.ch <- struct{}{}
+	}
+	return s
+}
+
+func (s *sema) acquire() { <-s.ch }
+
+func (s *sema) release() { s.ch <- struct{}{} }
+
+func releaseUnderLockOK(mu *sync.Mutex, s *sema) {
+	mu.Lock()
+	defer mu.Unlock()
+	s.release()
+	_ = newSema(4)
+}
+
+// queue is made empty: a send on it waits for a consumer.
+type queue struct{ ch chan int }
+
+func newQueue(n int) *queue { return &queue{ch: make(chan int, n)} }
+
+func (q *queue) take() int { return <-q.ch }
+
+func queueUnderLockBad(mu *sync.Mutex, q *queue) {
+	mu.Lock()
+	defer mu.Unlock()
+	q.ch <- 1 // want `send on q\.ch can block while mu is held`
+}

@@ -46,6 +46,10 @@ type Blocking struct {
 	// send goes through a func value and the value was taken in this
 	// package.
 	Taken token.Pos
+	// Param, when not 0, says that Op sends on the channel passed as
+	// parameter Param-1 (SSA numbering, receiver first) of the function
+	// summarised: a caller that passes nil there does not block through it.
+	Param int
 }
 
 // Instr reports whether instr may block on a send, and how. Locks are not
@@ -70,7 +74,8 @@ func (r *Result) instr(instr ssa.Instruction) *Blocking {
 	switch in := instr.(type) {
 	case *ssa.Send:
 		if r.chanBlocks(in, -1, in.Chan) {
-			return &Blocking{Kind: ChanSend, Op: "send on " + r.source().chanAt(in.Pos()), At: in.Pos(), OpPos: in.Pos()}
+			return &Blocking{Kind: ChanSend, Op: "send on " + r.source().chanAt(in.Pos()), At: in.Pos(), OpPos: in.Pos(),
+				Param: r.paramChan(in.Chan, in.Parent())}
 		}
 	case *ssa.Select:
 		return r.selectBlocks(in)
@@ -154,6 +159,7 @@ func (r *Result) selectBlocks(sel *ssa.Select) *Blocking {
 		Op:    "send on " + r.source().chanAt(pos) + " in a select without default",
 		At:    pos,
 		OpPos: pos,
+		Param: r.paramChan(sel.States[first].Chan, sel.Parent()),
 	}
 }
 
@@ -193,14 +199,83 @@ func (r *Result) call(call ssa.CallInstruction) *Blocking {
 		via = r.summarize(callee)
 	case obj != nil && r.imported[obj.Origin()] != nil:
 		f := r.imported[obj.Origin()]
-		via = &Blocking{Kind: f.Kind, Op: f.Op, Chain: f.Chain}
+		via = &Blocking{Kind: f.Kind, Op: f.Op, Chain: f.Chain, Param: f.Param}
 	case obj != nil:
 		return r.stdCall(call, obj)
 	}
 	if via == nil {
 		return nil
 	}
-	return through(callee, via, call.Pos())
+	param, blocks := r.passedChan(call, via.Param)
+	if !blocks {
+		return nil
+	}
+	b := through(callee, via, call.Pos())
+	b.Param = param
+	return b
+}
+
+// paramChan returns 1 + the index of the parameter of fn that ch is,
+// through copies, when every origin of ch is that parameter; 0 otherwise.
+func (r *Result) paramChan(ch ssa.Value, fn *ssa.Function) int {
+	for {
+		ct, ok := ch.(*ssa.ChangeType)
+		if !ok {
+			break
+		}
+		ch = ct.X
+	}
+	if p, ok := ch.(*ssa.Parameter); ok && p.Parent() == fn {
+		return paramIndex(p) + 1
+	}
+	found := 0
+	for _, o := range r.chanIndex().Origins(ch) {
+		if o.Kind != chans.Param || o.Param.Parent() != fn {
+			return 0
+		}
+		i := paramIndex(o.Param)
+		if i < 0 || found != 0 && found != i+1 {
+			return 0
+		}
+		found = i + 1
+	}
+	return found
+}
+
+func paramIndex(p *ssa.Parameter) int {
+	for i, q := range p.Parent().Params {
+		if q == p {
+			return i
+		}
+	}
+	return -1
+}
+
+// passedChan applies a callee's summary that sends on its parameter
+// param-1 to a call. Passing nil there means the callee does not block
+// through that send (a nil channel is one the callee checks before
+// sending):
+//
+//	s.configJetStream(a, nil)   // configJetStream sends on tq only if tq != nil
+//
+// Passing one of the caller's own parameters makes the caller's summary
+// depend on that parameter in turn.
+func (r *Result) passedChan(call ssa.CallInstruction, param int) (int, bool) {
+	cc := call.Common()
+	if param == 0 || cc.IsInvoke() || param > len(cc.Args) {
+		return 0, true
+	}
+	switch a := cc.Args[param-1].(type) {
+	case *ssa.Const:
+		if a.IsNil() {
+			return 0, false
+		}
+	case *ssa.Parameter:
+		if a.Parent() == call.Parent() {
+			return paramIndex(a) + 1, true
+		}
+	}
+	return 0, true
 }
 
 // describeSend renders a stream send for a message:
@@ -302,23 +377,38 @@ func (r *Result) summarize(fn *ssa.Function) *Blocking {
 // scan finds the first operation of fn that may block while the locks of
 // fn's caller are still held, in block order: the summary of fn. Deferred
 // calls count, since they run before fn returns; go statements do not.
+//
+// An operation that depends on a parameter (a send on a channel the caller
+// passes) is kept only if no operation that does not depend on one
+// follows: a caller passing nil must still see the others.
 func (r *Result) scan(fn *ssa.Function) *Blocking {
-	var found *Blocking
+	var found, cond *Blocking
 	locks.Analyze(fn).Walk(func(instr ssa.Instruction, s locks.State) bool {
 		if s.Released {
 			return true
 		}
+		var b *Blocking
 		switch in := instr.(type) {
 		case *ssa.Defer:
-			found = r.call(in)
+			b = r.call(in)
 		case *ssa.Go:
 		default:
-			found = r.instr(instr)
+			b = r.instr(instr)
+		}
+		switch {
+		case b == nil:
+		case b.Param == 0:
+			found = b
+		case cond == nil:
+			cond = b
 		}
 		return found == nil
 	})
 	if found == nil {
+		found = cond
+	}
+	if found == nil {
 		return nil
 	}
-	return &Blocking{Kind: found.Kind, Op: found.Op, Chain: found.Chain, OpPos: found.OpPos, Taken: found.Taken}
+	return &Blocking{Kind: found.Kind, Op: found.Op, Chain: found.Chain, OpPos: found.OpPos, Taken: found.Taken, Param: found.Param}
 }

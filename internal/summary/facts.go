@@ -29,15 +29,23 @@ type Blocks struct {
 	// outermost first, down to the one that holds Op; empty when this
 	// function holds Op itself. Long chains are cut at maxChain.
 	Chain []string
+	// Param, when not 0, says that Op sends on the channel the function
+	// takes as parameter Param-1, receiver first: a caller passing nil
+	// there does not block through it.
+	Param int
 }
 
 func (*Blocks) AFact() {}
 
 func (b *Blocks) String() string {
-	if len(b.Chain) == 0 {
-		return "blocks: " + b.Op
+	s := "blocks: " + b.Op
+	if len(b.Chain) > 0 {
+		s = "blocks: " + strings.Join(b.Chain, " → ") + " → " + b.Op
 	}
-	return "blocks: " + strings.Join(b.Chain, " → ") + " → " + b.Op
+	if b.Param > 0 {
+		s += fmt.Sprintf(" unless parameter %d is nil", b.Param-1)
+	}
+	return s
 }
 
 // Carries is the fact that places of an object may hold a stream send: a

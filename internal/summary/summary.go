@@ -186,7 +186,7 @@ func (r *Result) exportFacts(pass *analysis.Pass) {
 		if b == nil || !ok || fn.Parent() != nil || obj.Pkg() != pass.Pkg {
 			continue
 		}
-		pass.ExportObjectFact(obj.Origin(), &Blocks{Kind: b.Kind, Op: b.Op, Chain: b.Chain})
+		pass.ExportObjectFact(obj.Origin(), &Blocks{Kind: b.Kind, Op: b.Op, Chain: b.Chain, Param: b.Param})
 	}
 	exportCarriers(pass, r.streamFlow().Carriers())
 }

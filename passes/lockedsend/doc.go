@@ -54,7 +54,10 @@
 // unlocked (a lock counts only if it is held on every path to the send);
 // a send on a channel made in the package whose buffer has room for every
 // send (the capacity rule baresend uses); a send that puts back a token
-// the function took from the same channel; sends in a goroutine started
+// the function took from the same channel, or into a semaphore that was
+// filled with tokens where it was made; a send right after a non-blocking
+// receive from the same channel, which made room for it (the
+// keep-the-latest-value idiom); sends in a goroutine started
 // under the lock, which starts with no locks held; a helper that unlocks
 // its caller's mutex before it sends; calls through interfaces and func
 // values that hold no stream send, whose callee is unknown (logging, such

@@ -31,3 +31,15 @@ func libCarrierBad(mu *sync.Mutex, r *lib.Relay) error {
 	defer mu.Unlock()
 	return r.Out(&lib.Msg{}) // want `stream send through r\.Out \(holds s\.Send, taken in a dependency\) can block while mu is held`
 }
+
+func libEnqueueNilOK(mu *sync.Mutex) {
+	mu.Lock()
+	defer mu.Unlock()
+	lib.Enqueue(nil, 1)
+}
+
+func libEnqueueBad(mu *sync.Mutex, q chan<- int) {
+	mu.Lock()
+	defer mu.Unlock()
+	lib.Enqueue(q, 1) // want `call to lib\.Enqueue can block while mu is held: lib\.Enqueue → send on q`
+}

@@ -97,3 +97,42 @@ func onceOK(h *hub, once *sync.Once) {
 	once.Do(func() { h.events = make(chan int, 1) })
 	h.mu.Unlock()
 }
+
+// submit sends on the queue its caller passes, if any.
+func (h *hub) submit(tq chan<- int, v int) {
+	if tq != nil {
+		tq <- v
+	}
+}
+
+func nilQueueOK(h *hub) {
+	h.mu.Lock()
+	h.submit(nil, 1)
+	h.mu.Unlock()
+}
+
+func queueBad(h *hub, tq chan<- int) {
+	h.mu.Lock()
+	h.submit(tq, 1) // want `call to h\.submit can block while h\.mu is held: \(\*lockedsend\.hub\)\.submit → send on tq`
+	h.mu.Unlock()
+}
+
+func (h *hub) forward(tq chan<- int) { h.submit(tq, 2) }
+
+func forwardNilOK(h *hub) {
+	h.mu.Lock()
+	h.forward(nil)
+	h.mu.Unlock()
+}
+
+// submitAndNotify blocks on h.events whatever its caller passes.
+func (h *hub) submitAndNotify(tq chan<- int, v int) {
+	h.submit(tq, v)
+	h.notify(v)
+}
+
+func nilQueueStillBlocksBad(h *hub) {
+	h.mu.Lock()
+	h.submitAndNotify(nil, 1) // want `call to h\.submitAndNotify can block while h\.mu is held: \(\*lockedsend\.hub\)\.submitAndNotify → \(\*lockedsend\.hub\)\.notify → send on h\.events`
+	h.mu.Unlock()
+}

@@ -27,3 +27,10 @@ type Relay struct {
 func NewRelay(s *connect.ServerStream[Msg]) *Relay { return &Relay{Out: s.Send} }
 
 func (r *Relay) Forward(m *Msg) error { return r.Out(m) } // want Forward:`blocks: stream send through r\.Out \(holds s\.Send, taken at lib\.go:\d+\)`
+
+// Enqueue sends on the queue its caller passes, if any.
+func Enqueue(q chan<- int, v int) { // want Enqueue:`blocks: send on q unless parameter 0 is nil`
+	if q != nil {
+		q <- v
+	}
+}

@@ -40,6 +40,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/sendlint/sendlint/internal/chans"
+	"github.com/sendlint/sendlint/internal/flow"
 	"github.com/sendlint/sendlint/internal/streams"
 )
 
@@ -119,6 +120,9 @@ func (r *Result) build() *buildssa.SSA {
 		return r.ssa
 	}
 	prog := ssa.NewProgram(r.fset, 0)
+	// buildssa takes this from ctrlflow, which would run on every
+	// dependency; the table of internal/flow covers std and testing.
+	prog.SetNoReturn(flow.NoReturnFunc)
 	for _, p := range r.pkg.Imports() {
 		prog.CreatePackage(p, nil, nil, true)
 	}

@@ -25,7 +25,9 @@
 // standard library on every run. Instead the Result builds SSA lazily: at
 // once for packages outside GOROOT, whose facts need it, and for a
 // standard-library package only when a pass asks for it, which happens
-// only when that package is itself being checked (sendlint std).
+// only when that package is itself being checked (sendlint std). The
+// passes take their SSA from Result.SSA, so a package that several passes
+// check is built once.
 package summary
 
 import (

@@ -25,11 +25,14 @@ type Index struct {
 	escaped    map[*ssa.Function]bool // used other than as a callee: callers unknown
 	fieldVals  map[*types.Var][]ssa.Value
 	globalVals map[*ssa.Global][]ssa.Value
-	recvChans  []ssa.Value // channel operands of every receive in the package
+	recvChans  []ssa.Value   // channel operands of every receive in the package
+	sends      []*ssa.Send   // every plain send in the package
+	sendSels   []*ssa.Select // every select with a send case
 
 	uses       map[*ssa.MakeChan]*Uses
 	loops      map[*ssa.Function]*flow.Loops
 	recvFields map[*types.Var]bool
+	oneShot    map[*types.Var]bool
 }
 
 // NewIndex indexes funcs, the source functions of one package.
@@ -71,11 +74,19 @@ func (x *Index) add(instr ssa.Instruction) {
 		if instr.Op == arrow {
 			x.recvChans = append(x.recvChans, instr.X)
 		}
+	case *ssa.Send:
+		x.sends = append(x.sends, instr)
 	case *ssa.Select:
+		sends := false
 		for _, st := range instr.States {
 			if st.Dir == types.RecvOnly {
 				x.recvChans = append(x.recvChans, st.Chan)
+			} else {
+				sends = true
 			}
+		}
+		if sends {
+			x.sendSels = append(x.sendSels, instr)
 		}
 	}
 	x.addFuncRefs(instr)

@@ -63,3 +63,94 @@ func (x *Index) madeOrField(ch ssa.Value, mk *ssa.MakeChan, f *types.Var) bool {
 	}
 	return false
 }
+
+// OneShot reports whether field f holds channels that are sent on at most
+// once: every channel this package stores into f is made with a constant
+// capacity of at least 1, and every send on f is followed, in its block, by
+// close of the same channel. A second send would panic on the closed
+// channel, so in a program that does not panic the one value fits.
+//
+//	w := &wantConn{result: make(chan connOrError, 1)}
+//	w.result <- connOrError{pc: pc}  // cannot block
+//	close(w.result)
+//
+// A select case that sends on f, or a send not followed by close, makes f
+// an ordinary channel.
+func (x *Index) OneShot(f *types.Var) bool {
+	if v, ok := x.oneShot[f]; ok {
+		return v
+	}
+	if x.oneShot == nil {
+		x.oneShot = make(map[*types.Var]bool)
+	}
+	x.oneShot[f] = false // a guard while the origins below are followed
+	v := x.oneShotField(f)
+	x.oneShot[f] = v
+	return v
+}
+
+func (x *Index) oneShotField(f *types.Var) bool {
+	makes := x.FieldMakes(f)
+	if len(makes) == 0 {
+		return false
+	}
+	for _, mk := range makes {
+		if n, ok := constCap(mk); !ok || n < 1 {
+			return false
+		}
+	}
+	sends := 0
+	for _, send := range x.sends {
+		if !x.fromField(send.Chan, f) {
+			continue
+		}
+		if !closedAfter(send) {
+			return false
+		}
+		sends++
+	}
+	return sends > 0 && !x.selectSendsOn(f)
+}
+
+func (x *Index) fromField(ch ssa.Value, f *types.Var) bool {
+	for _, o := range x.Origins(ch) {
+		if o.Kind == Field && o.Field == f {
+			return true
+		}
+	}
+	return false
+}
+
+// selectSendsOn reports whether a select of the package has a send case on
+// a channel loaded from f.
+func (x *Index) selectSendsOn(f *types.Var) bool {
+	for _, sel := range x.sendSels {
+		for _, st := range sel.States {
+			if st.Dir == types.SendOnly && x.fromField(st.Chan, f) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// closedAfter reports whether send's block closes the same channel after
+// the send.
+func closedAfter(send *ssa.Send) bool {
+	after := false
+	for _, instr := range send.Block().Instrs {
+		if instr == send {
+			after = true
+			continue
+		}
+		call, ok := instr.(*ssa.Call)
+		if !after || !ok {
+			continue
+		}
+		if b, ok := call.Call.Value.(*ssa.Builtin); ok && b.Name() == "close" && len(call.Call.Args) == 1 &&
+			SameValue(call.Call.Args[0], send.Chan) {
+			return true
+		}
+	}
+	return false
+}

@@ -89,7 +89,8 @@ func (r *Result) instr(instr ssa.Instruction) *Blocking {
 // can block. It cannot when it puts back a token its function took from
 // the same channel, when it follows a non-blocking receive from the same
 // channel that made room for it (keep-the-latest-value), when it puts a
-// token back into a semaphore filled where it was made, or when every channel it may send on was made in this
+// token back into a semaphore filled where it was made, when its channel
+// is sent on once and closed (chans.OneShot), or when every channel it may send on was made in this
 // package with room for every send (the capacity rule baresend uses). A
 // nil channel is not counted: code guards such sends.
 func (r *Result) chanBlocks(instr ssa.Instruction, state int, ch ssa.Value) bool {
@@ -105,7 +106,7 @@ func (r *Result) chanBlocks(instr ssa.Instruction, state int, ch ssa.Value) bool
 		switch o.Kind {
 		case chans.Nil:
 		case chans.Field:
-			if !idx.TokenPool(o.Field) {
+			if !idx.TokenPool(o.Field) && !idx.OneShot(o.Field) {
 				return true
 			}
 		case chans.Made:

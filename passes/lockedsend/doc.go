@@ -55,7 +55,9 @@
 // a send on a channel made in the package whose buffer has room for every
 // send (the capacity rule baresend uses); a send that puts back a token
 // the function took from the same channel, or into a semaphore that was
-// filled with tokens where it was made; a send right after a non-blocking
+// filled with tokens where it was made; a send on a channel that is sent
+// on once and then closed, made with room for one; a send right after a
+// non-blocking
 // receive from the same channel, which made room for it (the
 // keep-the-latest-value idiom); sends in a goroutine started
 // under the lock, which starts with no locks held; a helper that unlocks

@@ -76,3 +76,33 @@ func queueUnderLockBad(mu *sync.Mutex, q *queue) {
 	defer mu.Unlock()
 	q.ch <- 1 // want `send on q\.ch can block while mu is held`
 }
+
+// The result of a wantConn is sent on once and closed: the one value fits.
+type wantConn struct {
+	mu     sync.Mutex
+	done   bool
+	result chan int
+	notes  chan int
+}
+
+func newWantConn() *wantConn {
+	return &wantConn{result: make(chan int, 1), notes: make(chan int, 1)}
+}
+
+func (w *wantConn) deliverOK(v int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.done {
+		return
+	}
+	w.done = true
+	w.result <- v
+	close(w.result)
+}
+
+// notes is sent on without a close: a second note waits for a reader.
+func (w *wantConn) noteBad(v int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.notes <- v // want `send on w\.notes can block while w\.mu is held`
+}

@@ -50,23 +50,27 @@
 // holds the lock to the end of the function. Related points at the Lock
 // call.
 //
-// Not reported: a select with default; a send after every path has
-// unlocked (a lock counts only if it is held on every path to the send);
-// a send on a channel made in the package whose buffer has room for every
-// send (the capacity rule baresend uses); a send that puts back a token
-// the function took from the same channel, or into a semaphore that was
-// filled with tokens where it was made; a send on a channel that is sent
-// on once and then closed, made with room for one; a send right after a
-// non-blocking
-// receive from the same channel, which made room for it (the
-// keep-the-latest-value idiom); sends in a goroutine started
-// under the lock, which starts with no locks held; a helper that unlocks
-// its caller's mutex before it sends; calls through interfaces and func
-// values that hold no stream send, whose callee is unknown (logging, such
-// as slog under a lock, is never a send); the standard library, except
-// sync.Once.Do and sync.Map.Range running a function that sends. Locks
-// taken in a helper (func (s *S) lock()) are not tracked, nor is blocking
-// I/O other than stream sends unless configured.
+// Not reported, because it cannot block or is not known to:
+//
+//   - a select with default, and a send after every path has unlocked (a
+//     lock counts only if it is held on every path to the send);
+//   - a send on a channel made in the package whose buffer has room for
+//     every send (the capacity rule baresend uses); a send on a channel
+//     that is sent on once and then closed, made with room for one;
+//   - a send that puts back a token the function took from the same
+//     channel, or into a semaphore filled with tokens where it was made;
+//     a send right after a non-blocking receive from the same channel,
+//     which made room for it (the keep-the-latest-value idiom);
+//   - a call that passes nil for the channel its callee sends on;
+//   - sends in a goroutine started under the lock, which starts with no
+//     locks held, and in a helper after it unlocks its caller's mutex;
+//   - calls through interfaces and func values that hold no stream send,
+//     whose callee is unknown (logging, such as slog under a lock, is
+//     never a send); the standard library, except sync.Once.Do and
+//     sync.Map.Range running a function that sends.
+//
+// Locks taken in a helper (func (s *S) lock()) are not tracked, nor is
+// blocking I/O other than stream sends unless configured.
 //
 // Configuration: -lockedsend.blocking=pkg/path.Func,pkg/path.Type.Method
 // adds functions and methods that block like a send (a client's Publish, a

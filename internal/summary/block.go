@@ -58,7 +58,17 @@ type Blocking struct {
 func (r *Result) Instr(instr ssa.Instruction) *Blocking {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	defer r.resetOnPanic()
 	return r.instr(instr)
+}
+
+// resetOnPanic drops the memo, whose stack a panic left mid-scan, and lets
+// the panic go on to the pass's report.Guard.
+func (r *Result) resetOnPanic() {
+	if v := recover(); v != nil {
+		r.memo = nil
+		panic(v)
+	}
 }
 
 // Func reports whether a call to fn may block its caller on a send, and
@@ -67,6 +77,7 @@ func (r *Result) Instr(instr ssa.Instruction) *Blocking {
 func (r *Result) Func(fn *ssa.Function) *Blocking {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	defer r.resetOnPanic()
 	return r.summarize(fn)
 }
 

@@ -187,7 +187,7 @@ func (r *Result) exportFacts(pass *analysis.Pass) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, fn := range r.build().SrcFuncs {
-		b := r.summarize(fn)
+		b := r.guardedSummary(fn)
 		obj, ok := fn.Object().(*types.Func)
 		if b == nil || !ok || fn.Parent() != nil || obj.Pkg() != pass.Pkg {
 			continue
@@ -195,4 +195,19 @@ func (r *Result) exportFacts(pass *analysis.Pass) {
 		pass.ExportObjectFact(obj.Origin(), &Blocks{Kind: b.Kind, Op: b.Op, Chain: b.Chain, Param: b.Param})
 	}
 	exportCarriers(pass, r.streamFlow().Carriers())
+}
+
+// guardedSummary summarises fn and contains a panic in doing so: a function
+// the summary cannot handle is taken not to block, and the run goes on, so
+// that one odd function in a dependency does not fail go vet for every
+// package that imports it. The passes contain their own panics with
+// report.Guard, which names the function.
+func (r *Result) guardedSummary(fn *ssa.Function) (b *Blocking) {
+	defer func() {
+		if recover() != nil {
+			r.memo = nil // its stack is mid-scan; start afresh
+			b = nil
+		}
+	}()
+	return r.summarize(fn)
 }

@@ -69,8 +69,11 @@
 //     never a send); the standard library, except sync.Once.Do and
 //     sync.Map.Range running a function that sends.
 //
-// Locks taken in a helper (func (s *S) lock()) are not tracked, nor is
-// blocking I/O other than stream sends unless configured.
+// Test files (_test.go) are not reported: a test holds a lock while it
+// signals a channel to order goroutines on purpose, and a test that stalls
+// fails on its timeout. Locks taken in a helper (func (s *S) lock()) are
+// not tracked, nor is blocking I/O other than stream sends unless
+// configured.
 //
 // Configuration: -lockedsend.blocking=pkg/path.Func,pkg/path.Type.Method
 // adds functions and methods that block like a send (a client's Publish, a

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -46,6 +47,8 @@ type Blocking struct {
 	// send goes through a func value and the value was taken in this
 	// package.
 	Taken token.Pos
+	// OpPkg is the path of the package that holds Op.
+	OpPkg string
 	// Param, when not 0, says that Op sends on the channel passed as
 	// parameter Param-1 (SSA numbering, receiver first) of the function
 	// summarised: a caller that passes nil there does not block through it.
@@ -86,7 +89,7 @@ func (r *Result) instr(instr ssa.Instruction) *Blocking {
 	case *ssa.Send:
 		if r.chanBlocks(in, -1, in.Chan) {
 			return &Blocking{Kind: ChanSend, Op: "send on " + r.source().chanAt(in.Pos()), At: in.Pos(), OpPos: in.Pos(),
-				Param: r.paramChan(in.Chan, in.Parent())}
+				Param: r.paramChan(in.Chan, in.Parent()), OpPkg: r.pkg.Path()}
 		}
 	case *ssa.Select:
 		return r.selectBlocks(in)
@@ -172,6 +175,7 @@ func (r *Result) selectBlocks(sel *ssa.Select) *Blocking {
 		At:    pos,
 		OpPos: pos,
 		Param: r.paramChan(sel.States[first].Chan, sel.Parent()),
+		OpPkg: r.pkg.Path(),
 	}
 }
 
@@ -180,7 +184,7 @@ func (r *Result) selectBlocks(sel *ssa.Select) *Blocking {
 // block, known by its summary here or its fact from a dependency.
 func (r *Result) call(call ssa.CallInstruction) *Blocking {
 	if s, ok := r.streamFlow().Send(call); ok {
-		b := &Blocking{Kind: StreamSend, At: call.Pos(), OpPos: call.Pos()}
+		b := &Blocking{Kind: StreamSend, At: call.Pos(), OpPos: call.Pos(), OpPkg: r.pkg.Path()}
 		if s.Origin.Method != nil && !r.cfg.matcher.IsStream(recvType(s.Origin.Method)) {
 			b.Kind = Configured
 		}
@@ -203,7 +207,7 @@ func (r *Result) call(call ssa.CallInstruction) *Blocking {
 	}
 	obj := funcObject(callee)
 	if obj != nil && obj.Signature().Recv() == nil && r.cfg.funcs[pkgPath(obj)][obj.Name()] {
-		return &Blocking{Kind: Configured, Op: "call to " + FuncName(obj) + " (configured as blocking)", At: call.Pos(), OpPos: call.Pos()}
+		return &Blocking{Kind: Configured, Op: "call to " + FuncName(obj) + " (configured as blocking)", At: call.Pos(), OpPos: call.Pos(), OpPkg: r.pkg.Path()}
 	}
 	var via *Blocking
 	switch {
@@ -211,7 +215,10 @@ func (r *Result) call(call ssa.CallInstruction) *Blocking {
 		via = r.summarize(callee)
 	case obj != nil && r.imported[obj.Origin()] != nil:
 		f := r.imported[obj.Origin()]
-		via = &Blocking{Kind: f.Kind, Op: f.Op, Chain: f.Chain, Param: f.Param}
+		if r.othersQueue(f) {
+			return nil
+		}
+		via = &Blocking{Kind: f.Kind, Op: f.Op, Chain: f.Chain, Param: f.Param, OpPkg: f.OpPkg}
 	case obj != nil:
 		return r.stdCall(call, obj)
 	}
@@ -225,6 +232,18 @@ func (r *Result) call(call ssa.CallInstruction) *Blocking {
 	b := through(callee, via, call.Pos())
 	b.Param = param
 	return b
+}
+
+// othersQueue reports whether a dependency's fact ends in a channel send
+// inside another module: a library's queue to its own goroutines, such as
+// a compressor's worker pool. Its caller cannot act on it, and the
+// library's own check reports the send where it is. Stream sends and
+// configured calls are kept: they block on a peer the caller chose.
+func (r *Result) othersQueue(f *Blocks) bool {
+	if r.module == "" || f.OpPkg == "" || (f.Kind != ChanSend && f.Kind != SelectSend) {
+		return false
+	}
+	return f.OpPkg != r.module && !strings.HasPrefix(f.OpPkg, r.module+"/")
 }
 
 // paramChan returns 1 + the index of the parameter of fn that ch is,
@@ -319,7 +338,7 @@ func through(callee *ssa.Function, via *Blocking, pos token.Pos) *Blocking {
 	if len(chain) > maxChain {
 		chain = append(chain[:maxChain-1:maxChain-1], "…")
 	}
-	return &Blocking{Kind: via.Kind, Op: via.Op, Chain: chain, At: pos, OpPos: via.OpPos, Taken: via.Taken}
+	return &Blocking{Kind: via.Kind, Op: via.Op, Chain: chain, At: pos, OpPos: via.OpPos, Taken: via.Taken, OpPkg: via.OpPkg}
 }
 
 // stdCall applies the standard library's table: a call that runs its
@@ -422,5 +441,5 @@ func (r *Result) scan(fn *ssa.Function) *Blocking {
 	if found == nil {
 		return nil
 	}
-	return &Blocking{Kind: found.Kind, Op: found.Op, Chain: found.Chain, OpPos: found.OpPos, Taken: found.Taken, Param: found.Param}
+	return &Blocking{Kind: found.Kind, Op: found.Op, Chain: found.Chain, OpPos: found.OpPos, Taken: found.Taken, Param: found.Param, OpPkg: found.OpPkg}
 }

@@ -33,6 +33,8 @@ type Blocks struct {
 	// takes as parameter Param-1, receiver first: a caller passing nil
 	// there does not block through it.
 	Param int
+	// OpPkg is the path of the package that holds Op.
+	OpPkg string
 }
 
 func (*Blocks) AFact() {}

@@ -65,6 +65,7 @@ type Result struct {
 	files    []*ast.File
 	info     *types.Info
 	cfg      *config
+	module   string // the module being analysed, "" outside module mode
 	imported map[*types.Func]*Blocks
 	seeds    []streams.Carrier
 
@@ -87,6 +88,9 @@ func run(pass *analysis.Pass) (any, error) {
 		files: pass.Files,
 		info:  pass.TypesInfo,
 		cfg:   cfg,
+	}
+	if pass.Module != nil {
+		r.module = pass.Module.Path
 	}
 	if isStd(pass.Pkg.Path(), pass.Fset, pass.Files) {
 		// A std package imports only std packages, which export no facts.
@@ -192,7 +196,7 @@ func (r *Result) exportFacts(pass *analysis.Pass) {
 		if b == nil || !ok || fn.Parent() != nil || obj.Pkg() != pass.Pkg {
 			continue
 		}
-		pass.ExportObjectFact(obj.Origin(), &Blocks{Kind: b.Kind, Op: b.Op, Chain: b.Chain, Param: b.Param})
+		pass.ExportObjectFact(obj.Origin(), &Blocks{Kind: b.Kind, Op: b.Op, Chain: b.Chain, Param: b.Param, OpPkg: b.OpPkg})
 	}
 	exportCarriers(pass, r.streamFlow().Carriers())
 }

@@ -62,6 +62,10 @@
 //     a send right after a non-blocking receive from the same channel,
 //     which made room for it (the keep-the-latest-value idiom);
 //   - a call that passes nil for the channel its callee sends on;
+//   - a call whose chain ends in a channel send inside another module (a
+//     library's queue to its own goroutines, which its caller cannot act
+//     on; the library's own check reports it); stream sends through
+//     another module are reported;
 //   - sends in a goroutine started under the lock, which starts with no
 //     locks held, and in a helper after it unlocks its caller's mutex;
 //   - calls through interfaces and func values that hold no stream send,

@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	connectrpc.com/connect v1.21.1
+	example.com/workerpool v0.0.0
 	google.golang.org/grpc v1.85.0
 )
 
@@ -14,3 +15,5 @@ require (
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260817212433-ac3dfec99bb1 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )
+
+replace example.com/workerpool => ./workerpool

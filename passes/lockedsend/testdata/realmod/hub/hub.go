@@ -10,6 +10,7 @@ import (
 	"google.golang.org/grpc"
 
 	"example.com/lockedrealmod/events"
+	"example.com/workerpool"
 )
 
 type Hub struct {
@@ -48,4 +49,23 @@ func (h *Hub) relay(s grpc.BidiStreamingServer[events.Event, events.Event], raw 
 		return err
 	}
 	return events.Trailer(raw, h.last) // want `call to events\.Trailer can block while h\.mu is held: events\.Trailer → stream send s\.SendMsg`
+}
+
+// A send inside another module's worker pool is that module's business:
+// the caller cannot act on it.
+func (h *Hub) offload(p *workerpool.Pool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	p.Submit(func() {})
+}
+
+// A send on a queue of this module reached through a helper is reported.
+type queue struct{ ch chan func() }
+
+func (q *queue) submit(f func()) { q.ch <- f }
+
+func (h *Hub) enqueue(q *queue) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	q.submit(func() {}) // want `call to q\.submit can block while h\.mu is held: \(\*hub\.queue\)\.submit → send on q\.ch`
 }

@@ -56,7 +56,9 @@
 //     lock counts only if it is held on every path to the send);
 //   - a send on a channel made in the package whose buffer has room for
 //     every send (the capacity rule baresend uses); a send on a channel
-//     that is sent on once and then closed, made with room for one;
+//     that is sent on once and then closed, made with room for one; a
+//     send into the buffer of a struct the function just made, before
+//     anyone else can see it;
 //   - a send that puts back a token the function took from the same
 //     channel, or into a semaphore filled with tokens where it was made;
 //     a send right after a non-blocking receive from the same channel,

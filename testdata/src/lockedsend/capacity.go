@@ -106,3 +106,41 @@ func (w *wantConn) noteBad(v int) {
 	defer w.mu.Unlock()
 	w.notes <- v // want `send on w\.notes can block while w\.mu is held`
 }
+
+// A new watcher's first event fits in the buffer made for it: nobody else
+// holds the watcher yet.
+type watcher struct{ events chan int }
+
+type watchHub struct {
+	mu       sync.Mutex
+	watchers []*watcher
+}
+
+func (h *watchHub) watchOK(first int) *watcher {
+	w := &watcher{events: make(chan int, 1)}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	w.events <- first // fits
+	h.watchers = append(h.watchers, w)
+	return w
+}
+
+// Once the watcher is shared, its buffer may be full.
+func (h *watchHub) watchSharedBad(first int) *watcher {
+	w := &watcher{events: make(chan int, 1)}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.watchers = append(h.watchers, w)
+	w.events <- first // want `send on w\.events can block while h\.mu is held`
+	return w
+}
+
+// Two sends do not fit in a buffer of one.
+func (h *watchHub) watchTwiceBad(first int) *watcher {
+	w := &watcher{events: make(chan int, 1)}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	w.events <- first     // fits
+	w.events <- first + 1 // want `send on w\.events can block while h\.mu is held`
+	return w
+}

@@ -23,8 +23,8 @@ func (x *Index) FreshField(send *ssa.Send) bool {
 	if !ok {
 		return false
 	}
-	alloc, ok := base.(*ssa.Alloc)
-	if !ok || alloc.Parent() != send.Parent() {
+	alloc, cell := freshStruct(base)
+	if alloc == nil || alloc.Parent() != send.Parent() {
 		return false
 	}
 	var c freshCount
@@ -35,11 +35,18 @@ func (x *Index) FreshField(send *ssa.Send) bool {
 			if !x.freshFieldUse(r, field, send, &c) {
 				return false
 			}
+		case *ssa.Store:
+			if r.Addr != cell && flow.Reaches(r, send) {
+				return false // stored elsewhere before the send
+			}
 		default:
 			if flow.Reaches(r, send) {
 				return false // the struct escaped before the send
 			}
 		}
+	}
+	if cell != nil && !x.freshCell(cell, alloc, field, send, &c) {
+		return false
 	}
 	if c.stores != 1 {
 		return false
@@ -51,6 +58,71 @@ func (x *Index) FreshField(send *ssa.Send) bool {
 		}
 	}
 	return k > 0 && k <= c.capacity
+}
+
+// freshStruct returns the new struct a field is loaded from: the
+// composite literal itself, or the literal kept in a variable that a
+// closure captures, which the IR spells as a load of the variable:
+//
+//	t16 = new *watcher (w)          // the variable w, captured later
+//	t17 = new watcher (complit)
+//	*t16 = t17
+//	t40 = *t16; t41 = &t40.eventChan [#0]
+func freshStruct(base ssa.Value) (alloc, cell *ssa.Alloc) {
+	if a, ok := base.(*ssa.Alloc); ok {
+		return a, nil
+	}
+	load, ok := base.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil, nil
+	}
+	cell, ok = load.X.(*ssa.Alloc)
+	if !ok {
+		return nil, nil
+	}
+	for _, ref := range *cell.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == cell {
+			if a, ok := st.Val.(*ssa.Alloc); ok && alloc == nil {
+				alloc = a
+				continue
+			}
+			return nil, nil // the variable is assigned more than once
+		}
+	}
+	return alloc, cell
+}
+
+// freshCell checks the uses of the variable that holds the new struct:
+// loads whose field addresses are checked like the struct's own, and
+// nothing else (a closure capturing it, say) before the send.
+func (x *Index) freshCell(cell, alloc *ssa.Alloc, field int, send *ssa.Send, c *freshCount) bool {
+	for _, ref := range *cell.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.DebugRef, *ssa.Store:
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return false
+			}
+			for _, use := range *r.Referrers() {
+				switch u := use.(type) {
+				case *ssa.DebugRef:
+				case *ssa.FieldAddr:
+					if !x.freshFieldUse(u, field, send, c) {
+						return false
+					}
+				default:
+					if flow.Reaches(u, send) {
+						return false
+					}
+				}
+			}
+		default:
+			if flow.Reaches(r, send) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // freshCount tallies the uses of the new struct's channel field.

@@ -144,3 +144,22 @@ func (h *watchHub) watchTwiceBad(first int) *watcher {
 	w.events <- first + 1 // want `send on w\.events can block while h\.mu is held`
 	return w
 }
+
+// The watcher is kept in a variable a closure captures after the send.
+func (h *watchHub) watchCapturedOK(first int) (*watcher, func()) {
+	w := &watcher{events: make(chan int, 1)}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	w.events <- first
+	return w, func() { close(w.events) }
+}
+
+// Captured before the send, the watcher may be sent to by the closure.
+func (h *watchHub) watchCapturedEarlyBad(first int) (*watcher, func()) {
+	w := &watcher{events: make(chan int, 1)}
+	f := func() { w.events <- 0 }
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	w.events <- first // want `send on w\.events can block while h\.mu is held`
+	return w, f
+}

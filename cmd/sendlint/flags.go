@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -12,19 +13,26 @@ import (
 
 // options are the standalone driver's flags.
 type options struct {
-	json    bool
-	format  string
-	test    bool
-	fix     bool
-	diff    bool
-	tags    string
-	dir     string
-	enabled map[string]*triState
+	json   bool
+	format string
+	// baseline hides the findings it accepts; writeBaseline records the
+	// current findings instead of reporting them.
+	baseline      string
+	writeBaseline string
+	test          bool
+	fix           bool
+	diff          bool
+	tags          string
+	dir           string
+	enabled       map[string]*triState
 	// forward holds the analyzer flags to hand to go vet, in command-line
 	// order: -<pass>=<bool> and -<pass>.<flag>=<value>.
 	forward  []string
 	patterns []string
 }
+
+// formats are the values of -format.
+var formats = []string{"text", "json", "sarif", "github"}
 
 // triState is a pass's enable flag: unset, true or false. As with go vet,
 // naming some passes with -<pass> runs only those; -<pass>=false drops one.
@@ -67,7 +75,9 @@ func parseFlags(analyzers []*analysis.Analyzer, args []string, stdout io.Writer)
 	fs := flag.NewFlagSet("sendlint", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.BoolVar(&opts.json, "json", false, "print go vet's JSON (exit 0 even with findings, as go vet does)")
-	fs.StringVar(&opts.format, "format", "text", "output format: text or json")
+	fs.StringVar(&opts.format, "format", "text", "output `format`: "+strings.Join(formats, ", "))
+	fs.StringVar(&opts.baseline, "baseline", "", "report only the findings the baseline `file` does not accept")
+	fs.StringVar(&opts.writeBaseline, "write-baseline", "", "record the current findings in `file` as accepted, and exit 0")
 	fs.BoolVar(&opts.test, "test", true, "also analyse test files")
 	fs.BoolVar(&opts.fix, "fix", false, "apply suggested fixes")
 	fs.BoolVar(&opts.diff, "diff", false, "with -fix, print the fixes as a diff instead of applying them")
@@ -88,8 +98,14 @@ func parseFlags(analyzers []*analysis.Analyzer, args []string, stdout io.Writer)
 		}
 		return nil, err
 	}
-	if opts.format != "text" && opts.format != "json" {
-		return nil, fmt.Errorf("invalid value %q for flag -format: want text or json", opts.format)
+	if !slices.Contains(formats, opts.format) {
+		return nil, fmt.Errorf("invalid value %q for flag -format: want %s", opts.format, strings.Join(formats, ", "))
+	}
+	if opts.baseline != "" && opts.writeBaseline != "" {
+		return nil, fmt.Errorf("-baseline and -write-baseline do not go together: write the baseline from all findings")
+	}
+	if opts.fix && (opts.baseline != "" || opts.writeBaseline != "") {
+		return nil, fmt.Errorf("-fix applies every fix; it does not take -baseline or -write-baseline")
 	}
 	fs.Visit(func(f *flag.Flag) {
 		if _, ok := opts.enabled[f.Name]; ok || strings.Contains(f.Name, ".") {
@@ -111,7 +127,8 @@ Usage:
 	go vet -vettool=$(command -v sendlint) [packages]
 	sendlint help [pass]
 
-Exit codes: 0 no findings, 1 errors, 2 bad usage, 3 findings.
+Exit codes: 0 no findings, 1 errors, 2 bad usage, 3 findings, in every
+-format; -json exits 0 with findings, as go vet does.
 
 Flags:
 `)

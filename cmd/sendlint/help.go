@@ -45,12 +45,51 @@ func find(analyzers []*analysis.Analyzer, name string) *analysis.Analyzer {
 }
 
 func printDoc(w io.Writer, a *analysis.Analyzer) {
-	fmt.Fprintf(w, "%s: %s\n", a.Name, strings.TrimSpace(a.Doc))
+	fmt.Fprintf(w, "%s: %s", a.Name, passHelp(a))
+}
+
+// passHelp is a pass's documentation as `sendlint help <pass>` prints it
+// and as each SARIF rule carries it: the pass's doc.go, how to suppress a
+// finding in every driver, and the pass's flags.
+func passHelp(a *analysis.Analyzer) string {
+	var b strings.Builder
+	b.WriteString(strings.TrimSpace(a.Doc) + "\n\n")
+	b.WriteString(suppressText(a))
 	var flags []string
 	a.Flags.VisitAll(func(f *flag.Flag) {
 		flags = append(flags, fmt.Sprintf("  -%s.%s\n\t%s (default %q)", a.Name, f.Name, f.Usage, f.DefValue))
 	})
 	if len(flags) > 0 {
-		fmt.Fprintf(w, "\nFlags:\n%s\n", strings.Join(flags, "\n"))
+		fmt.Fprintf(&b, "\nFlags:\n%s\n", strings.Join(flags, "\n"))
 	}
+	return b.String()
+}
+
+// suppressText says how to silence one finding of pass in every driver.
+// The directive is spelled out unless the pass's documentation already
+// shows it.
+func suppressText(a *analysis.Analyzer) string {
+	var b strings.Builder
+	if !strings.Contains(a.Doc, "//sendlint:ignore "+a.Name) {
+		fmt.Fprintf(&b, "Suppress a finding with a reason, on its line or the line above:\n\n\t//sendlint:ignore %s <reason>\n\n", a.Name)
+		b.WriteString("A directive without a reason, or one that suppresses nothing, is itself\nreported.\n\n")
+	}
+	b.WriteString(`Under golangci-lint, //nolint:sendlint silences every sendlint pass
+on its line. To accept all of today's findings and fail only on new ones,
+record them with -write-baseline=FILE and run with -baseline=FILE.
+`)
+	return b.String()
+}
+
+// suppressMarkdown is suppressText for SARIF rule help.
+func suppressMarkdown(a *analysis.Analyzer) string {
+	var b strings.Builder
+	if !strings.Contains(a.Doc, "//sendlint:ignore "+a.Name) {
+		fmt.Fprintf(&b, "Suppress a finding with a reason, on its line or the line above:\n\n```go\n//sendlint:ignore %s <reason>\n```\n\n", a.Name)
+		b.WriteString("A directive without a reason, or one that suppresses nothing, is itself reported.\n\n")
+	}
+	b.WriteString("Under golangci-lint, `//nolint:sendlint` silences every sendlint pass on its line. " +
+		"To accept all of today's findings and fail only on new ones, record them with " +
+		"`-write-baseline=FILE` and run with `-baseline=FILE`.\n")
+	return b.String()
 }

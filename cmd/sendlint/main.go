@@ -8,8 +8,13 @@
 //	go vet -vettool=$(command -v sendlint) [pkgs]  the same, driven by go vet
 //	sendlint help [pass]                           list the passes, or explain one
 //
-// Exit codes: 0 no findings, 1 errors (a package that does not load or
-// type-check, a malformed directive), 2 bad usage, 3 findings.
+// Output: -format=text (default), json, sarif (SARIF 2.1.0) or github
+// (workflow-command annotations); -baseline=FILE reports only the findings
+// FILE does not accept, and -write-baseline=FILE records them.
+//
+// Exit codes, in every format: 0 no findings, 1 errors (a package that does
+// not load or type-check, a malformed directive), 2 bad usage, 3 findings.
+// -json exits 0 with findings, as go vet -json does.
 package main
 
 import (

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,7 +27,9 @@ func TestMain(m *testing.M) {
 		panic("building sendlint: " + err.Error() + "\n" + string(out))
 	}
 	code := m.Run()
-	os.RemoveAll(dir)
+	if err := os.RemoveAll(dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+	}
 	os.Exit(code)
 }
 
@@ -49,7 +52,7 @@ func run(t *testing.T, name string, args ...string) (stdout, stderr string, code
 	return out.String(), errOut.String(), code
 }
 
-const replyFinding = "replies/replies.go:20:14: send on c.responses (chan string, cap 8) can block forever: not in a select with default or a liveness case (baresend)"
+const replyFinding = "replies/replies.go:20:14: send on c.responses (chan string, cap 8) can block forever: no liveness case (ctx.Done(), a stop channel) lets it give up (baresend)"
 
 func TestTextFindings(t *testing.T) {
 	stdout, stderr, code := run(t, sendlint, "./replies")
@@ -60,7 +63,7 @@ func TestTextFindings(t *testing.T) {
 	want := []string{
 		replyFinding,
 		"\treplies/replies.go:15:32: channel made here (cap 8)",
-		"replies/replies_test.go:10:14: send on c.responses (chan string, cap 8) can block forever: not in a select with default or a liveness case (baresend)",
+		"replies/replies_test.go:10:14: send on c.responses (chan string, cap 8) can block forever: no liveness case (ctx.Done(), a stop channel) lets it give up (baresend)",
 		"\treplies/replies.go:15:32: channel made here (cap 8)",
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
@@ -203,4 +206,48 @@ func TestMissingPackage(t *testing.T) {
 
 func TestMalformedDirective(t *testing.T) {
 	oneLineError(t, []string{"./directive"}, 1, "directive.go:5:2", "missing reason")
+}
+
+// TestLanguageFeatures checks findings in generic code, in the bodies of
+// range-over-func loops, and in a cgo package.
+func TestLanguageFeatures(t *testing.T) {
+	stdout, stderr, code := run(t, sendlint, "./generic", "./iterate", "./cgocall")
+	if code != 3 {
+		t.Fatalf("exit %d, want 3; stderr:\n%s", code, stderr)
+	}
+	for _, want := range []string{
+		"cgocall/cgocall.go:14:11: send on n.events (chan int) can block forever",
+		"generic/generic.go:14:8: send on r.out (chan T, cap 4) can block forever",
+		"generic/generic.go:21:18: send on ch (chan T, unbuffered) can block forever: First can return before receiving every value",
+		"iterate/iterate.go:24:9: send on s.out (chan int) can block forever",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
+// TestBuildTags checks that -tags selects the files analysed.
+func TestBuildTags(t *testing.T) {
+	stdout, _, code := run(t, sendlint, "./tagged")
+	if code != 0 || stdout != "" {
+		t.Errorf("without the tag: exit %d, output %q", code, stdout)
+	}
+	stdout, _, code = run(t, sendlint, "-tags=special", "./tagged")
+	if code != 3 || !strings.Contains(stdout, "tagged/tagged.go:11:5: send on c (chan string) can block forever") {
+		t.Errorf("with -tags=special: exit %d, output %q", code, stdout)
+	}
+}
+
+func TestEmptyModule(t *testing.T) {
+	cmd := exec.Command(sendlint, "./...")
+	cmd.Dir = filepath.Join("testdata", "empty")
+	out, err := cmd.CombinedOutput()
+	var exitErr *exec.ExitError
+	if !errors.As(err, &exitErr) || exitErr.ExitCode() != 1 {
+		t.Fatalf("empty module: %v, want exit 1", err)
+	}
+	if got := string(out); strings.Count(got, "\n") != 1 || !strings.Contains(got, "matched no packages") {
+		t.Errorf("empty module: output %q, want one line saying no packages matched", got)
+	}
 }

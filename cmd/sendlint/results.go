@@ -8,8 +8,9 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
+
+	"github.com/sendlint/sendlint/internal/finding"
 )
 
 // diagnostic is one finding in go vet's JSON form.
@@ -22,34 +23,13 @@ type diagnostic struct {
 	Related        []related         `json:"related,omitempty"`
 
 	pkg, pass string
-	pos       position
+	pos       finding.Position
 }
 
 type related struct {
 	Posn    string `json:"posn"`
 	End     string `json:"end"`
 	Message string `json:"message"`
-}
-
-// position is a parsed "file:line:col".
-type position struct {
-	file      string
-	line, col int
-}
-
-func parsePosition(s string) position {
-	var p position
-	rest := s
-	if i := strings.LastIndex(rest, ":"); i >= 0 {
-		p.col, _ = strconv.Atoi(rest[i+1:])
-		rest = rest[:i]
-	}
-	if i := strings.LastIndex(rest, ":"); i >= 0 {
-		p.line, _ = strconv.Atoi(rest[i+1:])
-		rest = rest[:i]
-	}
-	p.file = rest
-	return p
 }
 
 // results is what one run found.
@@ -94,7 +74,7 @@ func (res *results) add(pkg, pass string, raw json.RawMessage) error {
 		return fmt.Errorf("reading go vet's JSON output: %v", err)
 	}
 	for _, d := range diags {
-		d.pkg, d.pass, d.pos = pkg, pass, parsePosition(d.Posn)
+		d.pkg, d.pass, d.pos = pkg, pass, finding.ParsePosition(d.Posn)
 		res.diags = append(res.diags, d)
 	}
 	return nil
@@ -105,9 +85,9 @@ func (res *results) add(pkg, pass string, raw json.RawMessage) error {
 func (res *results) sort() {
 	slices.SortFunc(res.diags, func(a, b *diagnostic) int {
 		return cmp.Or(
-			cmp.Compare(a.pos.file, b.pos.file),
-			cmp.Compare(a.pos.line, b.pos.line),
-			cmp.Compare(a.pos.col, b.pos.col),
+			cmp.Compare(a.pos.File, b.pos.File),
+			cmp.Compare(a.pos.Line, b.pos.Line),
+			cmp.Compare(a.pos.Col, b.pos.Col),
 			cmp.Compare(a.pass, b.pass),
 			cmp.Compare(a.Message, b.Message),
 			cmp.Compare(a.pkg, b.pkg),
@@ -123,33 +103,37 @@ func (res *results) sort() {
 // filterTests drops findings in test files, for -test=false.
 func (res *results) filterTests() {
 	res.diags = slices.DeleteFunc(res.diags, func(d *diagnostic) bool {
-		return strings.HasSuffix(d.pos.file, "_test.go")
+		return strings.HasSuffix(d.pos.File, "_test.go")
 	})
 }
 
-// print writes the results and returns the exit code.
-func (res *results) print(opts *options, stdout, stderr io.Writer) int {
-	if !opts.test {
-		res.filterTests()
+// findings returns the diagnostics in the form the output formats and the
+// baseline take.
+func (res *results) findings() []finding.Finding {
+	out := make([]finding.Finding, len(res.diags))
+	for i, d := range res.diags {
+		f := finding.Finding{
+			Pass:    d.pass,
+			Package: finding.PackagePath(d.pkg),
+			Message: d.Message,
+			Pos:     d.pos,
+			End:     finding.ParsePosition(d.End),
+		}
+		for _, r := range d.Related {
+			f.Related = append(f.Related, finding.Related{Pos: finding.ParsePosition(r.Posn), Message: r.Message})
+		}
+		out[i] = f
 	}
-	for _, e := range res.errors {
-		fmt.Fprintf(stderr, "sendlint: %s\n", e)
+	return out
+}
+
+// keep keeps the diagnostics at the given indexes, in order.
+func (res *results) keep(indexes []int) {
+	kept := make([]*diagnostic, len(indexes))
+	for i, j := range indexes {
+		kept[i] = res.diags[j]
 	}
-	switch {
-	case opts.json:
-		res.printJSON(stdout)
-	case opts.format == "json":
-		res.printJSON(stdout)
-	default:
-		res.printText(stdout, opts.dir)
-	}
-	switch {
-	case len(res.errors) > 0:
-		return exitError
-	case len(res.diags) > 0 && !opts.json:
-		return exitFindings
-	}
-	return exitClean
+	res.diags = kept
 }
 
 // printText writes one line per finding, with positions relative to dir
@@ -179,7 +163,7 @@ func (res *results) printJSON(w io.Writer) {
 	if err != nil {
 		panic(err) // the tree holds only strings and numbers
 	}
-	w.Write(append(data, '\n'))
+	fmt.Fprintf(w, "%s\n", data)
 }
 
 // relative shortens an absolute position to one relative to dir, as go vet

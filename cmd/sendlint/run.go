@@ -47,7 +47,7 @@ func standalone(analyzers []*analysis.Analyzer, args []string, stdout, stderr io
 		fmt.Fprintf(stderr, "sendlint: %v\n", err)
 		return exitError
 	}
-	return res.print(opts, stdout, stderr)
+	return report(analyzers, res, opts, stdout, stderr)
 }
 
 // vetArgs builds the go vet command line.
@@ -71,6 +71,9 @@ func vet(exe string, opts *options) (*results, error) {
 	var exitErr *exec.ExitError
 	if runErr != nil && !errors.As(runErr, &exitErr) {
 		return nil, fmt.Errorf("running go vet: %v", runErr)
+	}
+	if strings.Contains(stderr.String(), "no packages to vet") {
+		return nil, fmt.Errorf("no packages to analyse: %s matched no packages", strings.Join(opts.patterns, " "))
 	}
 	res, err := parseVetJSON(&stdout)
 	if err != nil {

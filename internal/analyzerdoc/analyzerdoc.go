@@ -52,3 +52,46 @@ func Title(doc string) string {
 	title, _, _ := strings.Cut(doc, "\n")
 	return title
 }
+
+// Markdown renders an analyzer's documentation as Markdown, for SARIF rule
+// help: the title in bold, tab-indented code as fenced Go blocks, "  - "
+// list items as Markdown items, and the rest as paragraphs.
+func Markdown(doc string) string {
+	lines := strings.Split(strings.TrimRight(doc, "\n"), "\n")
+	var b strings.Builder
+	if len(lines) > 0 && lines[0] != "" {
+		b.WriteString("**" + lines[0] + "**\n")
+		lines = lines[1:]
+	}
+	inCode := false
+	for i, line := range lines {
+		code := strings.HasPrefix(line, "\t")
+		// A blank line between two code lines stays in the block.
+		if line == "" && inCode && i+1 < len(lines) && strings.HasPrefix(lines[i+1], "\t") {
+			b.WriteString("\n")
+			continue
+		}
+		if code != inCode {
+			if code {
+				b.WriteString("```go\n")
+			} else {
+				b.WriteString("```\n")
+			}
+			inCode = code
+		}
+		switch {
+		case code:
+			b.WriteString(strings.TrimPrefix(line, "\t") + "\n")
+		case strings.HasPrefix(line, "  - "):
+			b.WriteString("- " + strings.TrimPrefix(line, "  - ") + "\n")
+		case strings.HasPrefix(line, "    "):
+			b.WriteString("  " + strings.TrimPrefix(line, "    ") + "\n")
+		default:
+			b.WriteString(line + "\n")
+		}
+	}
+	if inCode {
+		b.WriteString("```\n")
+	}
+	return b.String()
+}

@@ -36,3 +36,11 @@ func TestExtractErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestMarkdown(t *testing.T) {
+	doc := "report demonstrations\n\nWRONG:\n\n\tfunc f() {\n\n\t\tch <- v // reported\n\t}\n\nIt reports:\n\n  - a send on a field whose\n    receiver may exit;\n  - nothing else.\n"
+	want := "**report demonstrations**\n\nWRONG:\n\n```go\nfunc f() {\n\n\tch <- v // reported\n}\n```\n\nIt reports:\n\n- a send on a field whose\n  receiver may exit;\n- nothing else.\n"
+	if got := Markdown(doc); got != want {
+		t.Errorf("Markdown =\n%s\nwant\n%s", got, want)
+	}
+}

@@ -79,6 +79,9 @@ func (x *Index) Count(u *Uses, sites []Site) int {
 	runs := make(map[run]map[ssa.Instruction]bool)
 	var order []run
 	for _, s := range sites {
+		if Refills(s.Instr, sentOn(s)) {
+			continue // puts back a value it took: uses no room
+		}
 		r := run{s.Func, s.Start}
 		if runs[r] == nil {
 			runs[r] = make(map[ssa.Instruction]bool)
@@ -88,35 +91,35 @@ func (x *Index) Count(u *Uses, sites []Site) int {
 	}
 	n := 0
 	for _, r := range order {
-		if r.start != nil && x.repeatsInOwner(u, r.start.Block()) {
-			return Many
+		starts := 1
+		if r.start != nil {
+			starts = x.ownerTrips(u, r.start.Block())
 		}
-		repeats := x.Loops(r.fn).InLoop
+		trips := func(b *ssa.BasicBlock) int { return x.Loops(r.fn).Trips(b, nil, Many) }
 		if r.start == nil {
-			repeats = func(b *ssa.BasicBlock) bool { return x.repeatsInOwner(u, b) }
+			trips = func(b *ssa.BasicBlock) int { return x.ownerTrips(u, b) }
 		}
-		k := flow.MaxCount(r.fn, runs[r], repeats, Many)
-		if k >= Many {
+		n += starts * flow.MaxCount(r.fn, runs[r], trips, Many)
+		if n >= Many {
 			return Many
 		}
-		n += k
 	}
 	return n
 }
 
-// repeatsInOwner reports whether block b of the owner runs more than once
-// for one channel: in a loop that does not also make a fresh channel.
-func (x *Index) repeatsInOwner(u *Uses, b *ssa.BasicBlock) bool {
-	return x.Loops(u.Owner()).RepeatsWithout(b, u.Make.Block())
+// sentOn returns the channel a send site sends on.
+func sentOn(s Site) ssa.Value {
+	if sel, ok := s.Instr.(*ssa.Select); ok {
+		return sel.States[s.State].Chan
+	}
+	return s.Instr.(*ssa.Send).Chan
 }
 
-// Repeats reports whether site can run more than once for one channel: it
-// sits in a loop, or the owner starts its function from a loop.
-func (x *Index) Repeats(u *Uses, s Site) bool {
-	if s.Start == nil {
-		return x.repeatsInOwner(u, s.Instr.Block())
-	}
-	return x.Loops(s.Func).InLoop(s.Instr.Block()) || x.repeatsInOwner(u, s.Start.Block())
+// ownerTrips returns how many times block b of the owner runs for one
+// channel: loops that also make a fresh channel each iteration do not
+// count.
+func (x *Index) ownerTrips(u *Uses, b *ssa.BasicBlock) int {
+	return x.Loops(u.Owner()).Trips(b, u.Make.Block(), Many)
 }
 
 // coveredByLoop proves make(chan T, bound) with one send site run once per
@@ -138,32 +141,8 @@ func (x *Index) coveredByLoop(u *Uses) bool {
 	if l == nil || loops.Depth(at.Block()) > 1 {
 		return false
 	}
-	bound := LoopBound(l)
+	bound := flow.LoopBound(l)
 	return bound != nil && SameValue(bound, u.Make.Size)
-}
-
-// LoopBound returns n for a loop whose header tests i < n, the shape of
-// counted loops, range over a slice and range over an integer:
-//
-//	rangeindex.loop:
-//	  t4 = phi [0: -1:int, 2: t5]
-//	  t5 = t4 + 1:int
-//	  t6 = t5 < t3                  // t3 = len(xs)
-//	  if t6 goto body else done
-func LoopBound(l *flow.Loop) ssa.Value {
-	instrs := l.Header.Instrs
-	if len(instrs) == 0 {
-		return nil
-	}
-	cond, ok := instrs[len(instrs)-1].(*ssa.If)
-	if !ok {
-		return nil
-	}
-	cmp, ok := cond.Cond.(*ssa.BinOp)
-	if !ok || cmp.Op != token.LSS {
-		return nil
-	}
-	return cmp.Y
 }
 
 // SameValue reports whether a and b denote the same value at run time as far
@@ -228,30 +207,6 @@ func CapString(mk *ssa.MakeChan) string {
 }
 
 func itoa(n int) string { return constant.MakeInt64(int64(n)).String() }
-
-// ReturnsToken reports whether the send puts back a value its function took
-// from the same channel on every path before it: the channel is a
-// semaphore or a mutex, and the send refills the slot the receive emptied.
-//
-//	status := <-statusc
-//	...
-//	statusc <- status
-func ReturnsToken(instr ssa.Instruction, ch ssa.Value) bool {
-	for _, b := range instr.Parent().Blocks {
-		if !b.Dominates(instr.Block()) {
-			continue
-		}
-		for _, x := range b.Instrs {
-			if x == instr {
-				break
-			}
-			if recv, ok := x.(*ssa.UnOp); ok && recv.Op == token.ARROW && SameValue(recv.X, ch) {
-				return true
-			}
-		}
-	}
-	return false
-}
 
 // MadeRoom reports whether the send at instr on ch follows, on every path,
 // a non-blocking receive from the same channel: the idiom that keeps only

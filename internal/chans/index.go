@@ -25,14 +25,18 @@ type Index struct {
 	escaped    map[*ssa.Function]bool // used other than as a callee: callers unknown
 	fieldVals  map[*types.Var][]ssa.Value
 	globalVals map[*ssa.Global][]ssa.Value
-	recvChans  []ssa.Value   // channel operands of every receive in the package
-	sends      []*ssa.Send   // every plain send in the package
-	sendSels   []*ssa.Select // every select with a send case
+	recvs      []Site                // every receive in the package, Func and Instr set
+	invoked    map[string]bool       // names of methods called through interfaces
+	bound      map[types.Object]bool // methods used as method values or expressions
 
 	uses       map[*ssa.MakeChan]*Uses
 	loops      map[*ssa.Function]*flow.Loops
-	recvFields map[*types.Var]bool
-	oneShot    map[*types.Var]bool
+	recvFields map[*types.Var][]Site
+	recvGlobs  map[*ssa.Global][]Site
+
+	sends    []*ssa.Send   // every plain send in the package
+	sendSels []*ssa.Select // every select with a send case
+	oneShot  map[*types.Var]bool
 }
 
 // NewIndex indexes funcs, the source functions of one package.
@@ -46,6 +50,8 @@ func NewIndex(pkg *ssa.Package, funcs []*ssa.Function) *Index {
 		globalVals: make(map[*ssa.Global][]ssa.Value),
 		uses:       make(map[*ssa.MakeChan]*Uses),
 		loops:      make(map[*ssa.Function]*flow.Loops),
+		invoked:    make(map[string]bool),
+		bound:      make(map[types.Object]bool),
 	}
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
@@ -72,15 +78,15 @@ func (x *Index) add(instr ssa.Instruction) {
 		}
 	case *ssa.UnOp:
 		if instr.Op == arrow {
-			x.recvChans = append(x.recvChans, instr.X)
+			x.recvs = append(x.recvs, Site{Instr: instr, State: -1, Func: instr.Parent()})
 		}
 	case *ssa.Send:
 		x.sends = append(x.sends, instr)
 	case *ssa.Select:
 		sends := false
-		for _, st := range instr.States {
+		for i, st := range instr.States {
 			if st.Dir == types.RecvOnly {
-				x.recvChans = append(x.recvChans, st.Chan)
+				x.recvs = append(x.recvs, Site{Instr: instr, State: i, Func: instr.Parent()})
 			} else {
 				sends = true
 			}
@@ -96,6 +102,12 @@ func (x *Index) add(instr ssa.Instruction) {
 // of a call (a known call site) or as a value (its callers become unknown).
 func (x *Index) addFuncRefs(instr ssa.Instruction) {
 	var callee ssa.Value
+	if call, ok := instr.(ssa.CallInstruction); ok && call.Common().IsInvoke() {
+		x.invoked[call.Common().Method.Name()] = true
+	}
+	if mc, ok := instr.(*ssa.MakeClosure); ok {
+		x.noteBound(mc.Fn.(*ssa.Function))
+	}
 	if call, ok := instr.(ssa.CallInstruction); ok && !call.Common().IsInvoke() {
 		callee = call.Common().Value
 		if fn, ok := callee.(*ssa.Function); ok && fn.Pkg == x.pkg {
@@ -107,9 +119,22 @@ func (x *Index) addFuncRefs(instr ssa.Instruction) {
 	}
 	var buf [8]*ssa.Value
 	for _, op := range instr.Operands(buf[:0]) {
-		if fn, ok := (*op).(*ssa.Function); ok && *op != callee && fn.Pkg == x.pkg {
+		fn, ok := (*op).(*ssa.Function)
+		if !ok || *op == callee {
+			continue
+		}
+		x.noteBound(fn)
+		if fn.Pkg == x.pkg {
 			x.escaped[fn] = true
 		}
+	}
+}
+
+// noteBound records the method behind a method value or expression
+// wrapper ($bound, $thunk): its callers are no longer all visible.
+func (x *Index) noteBound(fn *ssa.Function) {
+	if fn.Synthetic != "" && fn.Object() != nil {
+		x.bound[fn.Object()] = true
 	}
 }
 
@@ -124,15 +149,21 @@ func (x *Index) Loops(fn *ssa.Function) *flow.Loops {
 }
 
 // callers returns the call sites of fn when they are all visible: fn is an
-// unexported, non-generic function or a closure of this package whose value
-// never escapes into a variable, a field or another call. Methods are left
-// out: a method value or an interface can call them from anywhere.
+// unexported, non-generic function, method or closure of this package whose
+// value never escapes into a variable, a field or another call. An
+// unexported method can be called through an interface only by this
+// package, so it qualifies when no interface call here uses its name and it
+// is never taken as a method value.
 func (x *Index) callers(fn *ssa.Function) ([]ssa.CallInstruction, bool) {
-	if fn.Pkg != x.pkg || x.escaped[fn] || fn.Signature.Recv() != nil || fn.TypeParams().Len() > 0 {
+	if fn.Pkg != x.pkg || x.escaped[fn] || fn.TypeParams().Len() > 0 {
 		return nil, false
 	}
 	if fn.Parent() == nil {
-		if obj := fn.Object(); obj == nil || obj.Exported() {
+		obj := fn.Object()
+		if obj == nil || obj.Exported() || x.bound[obj] {
+			return nil, false
+		}
+		if fn.Signature.Recv() != nil && (x.invoked[obj.Name()] || isGenericRecv(fn)) {
 			return nil, false
 		}
 		return x.calls[fn], true
@@ -153,6 +184,17 @@ func (x *Index) callers(fn *ssa.Function) ([]ssa.CallInstruction, bool) {
 	return append(sites, x.calls[fn]...), true
 }
 
+// isGenericRecv reports whether fn is a method of a generic type, whose
+// calls go through instantiations this index does not see.
+func isGenericRecv(fn *ssa.Function) bool {
+	recv := fn.Signature.Recv().Type()
+	if p, ok := recv.(*types.Pointer); ok {
+		recv = p.Elem()
+	}
+	named, ok := recv.(*types.Named)
+	return ok && named.TypeParams().Len() > 0
+}
+
 // FieldOf returns the field at index i of the struct that t (or, when
 // pointer is set, the type t points to) denotes.
 func FieldOf(t types.Type, i int, pointer bool) *types.Var {
@@ -167,7 +209,9 @@ func FieldOf(t types.Type, i int, pointer bool) *types.Var {
 	if !ok || i >= s.NumFields() {
 		return nil
 	}
-	return s.Field(i)
+	// Fields of instantiated generic types are distinct objects; their
+	// origin is the one field the package declares.
+	return s.Field(i).Origin()
 }
 
 // FieldMakes returns the channels made in this package and stored into
@@ -191,16 +235,86 @@ func (x *Index) makesOf(vals []ssa.Value) []*ssa.MakeChan {
 
 // Received reports whether code of this package receives from a channel
 // loaded from field f.
-func (x *Index) Received(f *types.Var) bool {
-	if x.recvFields == nil {
-		x.recvFields = make(map[*types.Var]bool)
-		for _, ch := range x.recvChans {
-			for _, o := range x.Origins(ch) {
-				if o.Kind == Field {
-					x.recvFields[o.Field] = true
-				}
+func (x *Index) Received(f *types.Var) bool { return len(x.fieldRecvs()[f]) > 0 }
+
+// GlobalReceived reports whether code of this package receives from a
+// channel loaded from the package-level variable g.
+func (x *Index) GlobalReceived(g *ssa.Global) bool {
+	x.fieldRecvs()
+	return len(x.recvGlobs[g]) > 0
+}
+
+// FieldReceives returns the receives of this package on channels held in
+// field f: loads of the field, and the channels made here and stored there.
+func (x *Index) FieldReceives(f *types.Var) []Site {
+	out := append([]Site(nil), x.fieldRecvs()[f]...)
+	for _, mk := range x.FieldMakes(f) {
+		out = append(out, x.Uses(mk).Recvs...)
+	}
+	return out
+}
+
+// GlobalReceives is FieldReceives for a package-level variable.
+func (x *Index) GlobalReceives(g *ssa.Global) []Site {
+	x.fieldRecvs()
+	out := append([]Site(nil), x.recvGlobs[g]...)
+	for _, mk := range x.GlobalMakes(g) {
+		out = append(out, x.Uses(mk).Recvs...)
+	}
+	return out
+}
+
+func (x *Index) fieldRecvs() map[*types.Var][]Site {
+	if x.recvFields != nil {
+		return x.recvFields
+	}
+	x.recvFields = make(map[*types.Var][]Site)
+	x.recvGlobs = make(map[*ssa.Global][]Site)
+	for _, r := range x.recvs {
+		for _, o := range x.Origins(RecvChan(r)) {
+			switch o.Kind {
+			case Field:
+				x.recvFields[o.Field] = append(x.recvFields[o.Field], r)
+			case Global:
+				x.recvGlobs[o.Global] = append(x.recvGlobs[o.Global], r)
 			}
 		}
 	}
-	return x.recvFields[f]
+	return x.recvFields
+}
+
+// RecvChan returns the channel a receive site receives from.
+func RecvChan(r Site) ssa.Value {
+	if sel, ok := r.Instr.(*ssa.Select); ok {
+		return sel.States[r.State].Chan
+	}
+	return r.Instr.(*ssa.UnOp).X
+}
+
+// GivesUp reports whether a receive site can stop waiting for the channel
+// for good: it is a case of a select that has a default or another live
+// receive case, and once another case is taken the function can return
+// without coming back to the select. A select loop that multiplexes several
+// inputs keeps receiving; a plain receive waits until a value comes or the
+// channel is closed.
+func (x *Index) GivesUp(r Site) bool {
+	sel, ok := r.Instr.(*ssa.Select)
+	if !ok || sel.Blocking && !x.otherLiveCase(sel, r.State) {
+		return false
+	}
+	ours, _ := CaseEdge(sel, r.State)
+	leave := flow.Path{
+		Stop:     func(i ssa.Instruction) bool { return i == sel },
+		StopEdge: func(e flow.Edge) bool { return e == ours },
+	}
+	return leave.ReturnReachable(sel.Block(), flow.IndexOf(sel))
+}
+
+func (x *Index) otherLiveCase(sel *ssa.Select, k int) bool {
+	for i, st := range sel.States {
+		if i != k && st.Dir == types.RecvOnly && !x.Dead(st.Chan) {
+			return true
+		}
+	}
+	return false
 }

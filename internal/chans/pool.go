@@ -4,6 +4,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/sendlint/sendlint/internal/flow"
 )
 
 // TokenPool reports whether field f holds a semaphore filled with tokens
@@ -47,7 +49,7 @@ func (x *Index) filledWhereMade(mk *ssa.MakeChan, f *types.Var) bool {
 			if l == nil || loops.Depth(b) > 1 {
 				continue
 			}
-			if bound := LoopBound(l); bound != nil && SameValue(bound, mk.Size) {
+			if bound := flow.LoopBound(l); bound != nil && SameValue(bound, mk.Size) {
 				return true
 			}
 		}

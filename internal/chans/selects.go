@@ -154,3 +154,46 @@ func okBranches(ok ssa.Value, positive bool, edges map[flow.Edge]bool) {
 		}
 	}
 }
+
+// Refills reports whether the send puts back a value its function took
+// from the same channel on every path before it: the channel is a
+// semaphore or a mutex, and the send refills the slot the receive emptied.
+//
+//	status := <-statusc
+//	...
+//	statusc <- status
+func Refills(instr ssa.Instruction, ch ssa.Value) bool {
+	for _, b := range instr.Parent().Blocks {
+		if !b.Dominates(instr.Block()) {
+			continue
+		}
+		for _, x := range b.Instrs {
+			if x == instr {
+				break
+			}
+			if tookFrom(x, ch, instr.Block()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// tookFrom reports whether x receives from ch on every path to block b: a
+// plain receive, or a select whose receiving case leads to b.
+func tookFrom(x ssa.Instruction, ch ssa.Value, b *ssa.BasicBlock) bool {
+	switch x := x.(type) {
+	case *ssa.UnOp:
+		return x.Op == token.ARROW && SameValue(x.X, ch)
+	case *ssa.Select:
+		for i, st := range x.States {
+			if st.Dir != types.RecvOnly || !SameValue(st.Chan, ch) {
+				continue
+			}
+			if e, ok := CaseEdge(x, i); ok && e.To.Dominates(b) {
+				return true
+			}
+		}
+	}
+	return false
+}

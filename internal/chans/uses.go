@@ -32,10 +32,12 @@ type Uses struct {
 	// converted to an interface, sent on a channel, or passed to a function
 	// whose body is not in this package.
 	Escapes []ssa.Instruction
-	// Stores lists stores of the channel into struct fields, and Fields the
-	// fields stored into: code that loads them is another party.
-	Stores []ssa.Instruction
-	Fields []*types.Var
+	// Stores lists stores of the channel into struct fields and globals,
+	// and Fields and Globals what was stored into: code that loads them is
+	// another party.
+	Stores  []ssa.Instruction
+	Fields  []*types.Var
+	Globals []*ssa.Global
 }
 
 // Owner returns the function that made the channel.
@@ -190,6 +192,9 @@ func (w *walker) store(v ssa.Value, st *ssa.Store, ctx context) {
 		if f := FieldOf(addr.X.Type(), addr.Field, true); f != nil {
 			w.u.Fields = append(w.u.Fields, f)
 		}
+	case *ssa.Global:
+		w.u.Stores = append(w.u.Stores, st)
+		w.u.Globals = append(w.u.Globals, addr)
 	default:
 		w.escape(st)
 	}
@@ -204,7 +209,7 @@ func (w *walker) closure(v ssa.Value, mc *ssa.MakeClosure, ctx context) {
 		if b != v {
 			continue
 		}
-		for _, ref := range *mc.Referrers() {
+		for _, ref := range closureUses(mc) {
 			instr, async, ok := closureStart(mc, ref)
 			if !ok {
 				w.escape(ref)
@@ -215,6 +220,20 @@ func (w *walker) closure(v ssa.Value, mc *ssa.MakeClosure, ctx context) {
 			}
 		}
 	}
+}
+
+// closureUses returns the uses of a closure value, looking through a
+// conversion to a named func type (a handler type such as msgHandler).
+func closureUses(mc *ssa.MakeClosure) []ssa.Instruction {
+	var out []ssa.Instruction
+	for _, ref := range *mc.Referrers() {
+		if ct, ok := ref.(*ssa.ChangeType); ok {
+			out = append(out, *ct.Referrers()...)
+			continue
+		}
+		out = append(out, ref)
+	}
+	return out
 }
 
 // closureStart says how a use of a closure value runs it.

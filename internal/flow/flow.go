@@ -5,6 +5,8 @@
 package flow
 
 import (
+	"go/constant"
+	"go/token"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -105,8 +107,7 @@ func (ls *Loops) Depth(b *ssa.BasicBlock) int {
 func (ls *Loops) InLoop(b *ssa.BasicBlock) bool { return ls.Innermost(b) != nil }
 
 // RepeatsWithout reports whether b can execute more than once while base
-// executes once: some loop contains b but not base. A send in the same loop
-// iteration as the make of its channel sends once per channel.
+// executes once: some loop contains b but not base.
 func (ls *Loops) RepeatsWithout(b, base *ssa.BasicBlock) bool {
 	for _, l := range ls.loops {
 		if l.Blocks[b] && !l.Blocks[base] {
@@ -114,6 +115,74 @@ func (ls *Loops) RepeatsWithout(b, base *ssa.BasicBlock) bool {
 		}
 	}
 	return false
+}
+
+// Trips returns how many times b can execute while base executes once: the
+// product of the constant trip counts of the loops that contain b but not
+// base, or many when one of them has no constant bound. A send in the same
+// loop iteration as the make of its channel sends once per channel; base
+// may be nil.
+func (ls *Loops) Trips(b, base *ssa.BasicBlock, many int) int {
+	n := 1
+	for _, l := range ls.loops {
+		if !l.Blocks[b] || base != nil && l.Blocks[base] {
+			continue
+		}
+		k, ok := constTrips(l)
+		if !ok || n*k >= many {
+			return many
+		}
+		n *= k
+	}
+	return n
+}
+
+// constTrips returns K for a loop whose header tests i < K for a constant K
+// with i counting up from zero, the shape of for i := 0; i < K; i++ and of
+// range over a constant: it runs at most K times.
+func constTrips(l *Loop) (int, bool) {
+	c, ok := LoopBound(l).(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
+		return 0, false
+	}
+	k, ok := constant.Int64Val(c.Value)
+	return int(k), ok && k >= 0 && k < 1<<20 && countsFromZero(l)
+}
+
+// countsFromZero reports whether the induction variable of the loop's test
+// counts up by one from zero. The IR tests it in three shapes: i < K with i
+// starting at 0 (a for loop); i+1 < K with i starting at -1 (range over a
+// slice); and i+1 < K at the end of the body with i starting at 0 (range
+// over an integer, whose entry is tested before the loop).
+func countsFromZero(l *Loop) bool {
+	cmp := l.Header.Instrs[len(l.Header.Instrs)-1].(*ssa.If).Cond.(*ssa.BinOp)
+	v, incremented := cmp.X, false
+	if inc, ok := v.(*ssa.BinOp); ok && inc.Op == token.ADD && isConst(inc.Y, 1) {
+		v, incremented = inc.X, true
+	}
+	phi, ok := v.(*ssa.Phi)
+	if !ok || phi.Block() != l.Header {
+		return false
+	}
+	for i, e := range phi.Edges {
+		if l.Blocks[phi.Block().Preds[i]] {
+			continue
+		}
+		fromZero := isConst(e, 0) || incremented && isConst(e, -1)
+		if !fromZero {
+			return false
+		}
+	}
+	return true
+}
+
+func isConst(v ssa.Value, k int64) bool {
+	c, ok := v.(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
+		return false
+	}
+	n, ok := constant.Int64Val(c.Value)
+	return ok && n == k
 }
 
 // Edge is a control-flow edge between two blocks.
@@ -126,6 +195,9 @@ type Path struct {
 	Stop func(ssa.Instruction) bool
 	// StopEdge reports whether taking an edge ends the path.
 	StopEdge func(Edge) bool
+	// Goal, when set, reports whether taking an edge completes the search,
+	// as reaching a return does.
+	Goal func(Edge) bool
 }
 
 // ReturnReachable reports whether some path that starts just after the
@@ -145,6 +217,9 @@ func (p Path) ReturnReachable(from *ssa.BasicBlock, start int) bool {
 		for _, s := range b.Succs {
 			if p.StopEdge != nil && p.StopEdge(Edge{b, s}) {
 				continue
+			}
+			if p.Goal != nil && p.Goal(Edge{b, s}) {
+				return true
 			}
 			if seen[s] {
 				continue
@@ -293,25 +368,20 @@ func MinCount(from *ssa.BasicBlock, start int, instrs map[ssa.Instruction]bool, 
 }
 
 // MaxCount returns the most counted instructions a single run of fn can
-// execute, or many when one of them repeats. Three mutually exclusive sends
-// on three error paths count as one.
-func MaxCount(fn *ssa.Function, instrs map[ssa.Instruction]bool, repeats func(*ssa.BasicBlock) bool, many int) int {
-	for instr := range instrs {
-		if repeats(instr.Block()) {
-			return many
-		}
-	}
+// execute, each weighted by how often its block runs (trips), or many.
+// Three mutually exclusive sends on three error paths count as one.
+func MaxCount(fn *ssa.Function, instrs map[ssa.Instruction]bool, trips func(*ssa.BasicBlock) int, many int) int {
 	memo := make(map[*ssa.BasicBlock]int)
 	var longest func(b *ssa.BasicBlock) int
 	longest = func(b *ssa.BasicBlock) int {
 		if n, ok := memo[b]; ok {
 			return n
 		}
-		memo[b] = 0 // a back edge contributes nothing: no counted instruction is in a loop
+		memo[b] = 0 // back edges contribute nothing: loops are counted by trips
 		here := 0
 		for _, instr := range b.Instrs {
 			if instrs[instr] {
-				here++
+				here += trips(b)
 			}
 		}
 		best := 0
@@ -320,11 +390,35 @@ func MaxCount(fn *ssa.Function, instrs map[ssa.Instruction]bool, repeats func(*s
 				best = max(best, longest(s))
 			}
 		}
-		memo[b] = here + best
+		memo[b] = min(here+best, many)
 		return memo[b]
 	}
 	if len(fn.Blocks) == 0 {
 		return 0
 	}
 	return longest(fn.Blocks[0])
+}
+
+// LoopBound returns n for a loop whose header tests i < n, the shape of
+// counted loops, range over a slice and range over an integer:
+//
+//	rangeindex.loop:
+//	  t4 = phi [0: -1:int, 2: t5]
+//	  t5 = t4 + 1:int
+//	  t6 = t5 < t3                  // t3 = len(xs)
+//	  if t6 goto body else done
+func LoopBound(l *Loop) ssa.Value {
+	instrs := l.Header.Instrs
+	if len(instrs) == 0 {
+		return nil
+	}
+	cond, ok := instrs[len(instrs)-1].(*ssa.If)
+	if !ok {
+		return nil
+	}
+	cmp, ok := cond.Cond.(*ssa.BinOp)
+	if !ok || cmp.Op != token.LSS {
+		return nil
+	}
+	return cmp.Y
 }

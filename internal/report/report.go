@@ -8,6 +8,7 @@ package report
 import (
 	"fmt"
 	"go/token"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 
@@ -104,7 +105,8 @@ func firstFrame(stack []byte) string {
 	lines := strings.Split(string(stack), "\n")
 	for i, line := range lines {
 		if strings.Contains(line, "github.com/sendlint/sendlint/") && !strings.Contains(line, "internal/report.") && i+1 < len(lines) {
-			return strings.TrimSpace(lines[i+1])
+			loc, _, _ := strings.Cut(strings.TrimSpace(lines[i+1]), " +0x")
+			return filepath.Base(loc)
 		}
 	}
 	return "unknown location"

@@ -17,7 +17,7 @@ import (
 // package with room for every send (the capacity rule baresend uses). A
 // nil channel is not counted: code guards such sends.
 func (r *Result) chanBlocks(instr ssa.Instruction, state int, ch ssa.Value) bool {
-	if chans.ReturnsToken(instr, ch) || chans.MadeRoom(instr, ch) {
+	if chans.Refills(instr, ch) || chans.MadeRoom(instr, ch) {
 		return false
 	}
 	idx := r.chanIndex()

@@ -4,8 +4,10 @@ import (
 	"go/ast"
 	"go/build"
 	"go/token"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // The standard library is summarised by this table, not by SSA: go vet
@@ -31,7 +33,11 @@ func isStd(path string, fset *token.FileSet, files []*ast.File) bool {
 	if strings.Contains(first, ".") || len(files) == 0 {
 		return false
 	}
-	root := filepath.Join(build.Default.GOROOT, "src") + string(filepath.Separator)
+	goroot := gorootDir()
+	if goroot == "" {
+		return false
+	}
+	root := filepath.Join(goroot, "src") + string(filepath.Separator)
 	for _, f := range files {
 		name := fset.File(f.Pos()).Name()
 		if !strings.HasPrefix(name, root) {
@@ -40,3 +46,17 @@ func isStd(path string, fset *token.FileSet, files []*ast.File) bool {
 	}
 	return true
 }
+
+// gorootDir is the standard library's root: go/build's, which a binary
+// built with -trimpath (the golangci-lint plugin) does not know unless
+// GOROOT is set, and then the go command's answer, asked once.
+var gorootDir = sync.OnceValue(func() string {
+	if build.Default.GOROOT != "" {
+		return build.Default.GOROOT
+	}
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+})

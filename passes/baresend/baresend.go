@@ -115,7 +115,7 @@ func (c *checker) checkSelect(sel *ssa.Select) {
 	if first == nil {
 		return
 	}
-	msg := "select with only send cases (on " + joinNames(names) + ") can block forever: no default or liveness case"
+	msg := "select with only send cases (on " + joinNames(names) + ") can block forever: no liveness case (ctx.Done(), a stop channel) lets it give up"
 	c.rep.Report(analysis.Diagnostic{Pos: firstSendPos(sel), Message: msg, Related: first.related})
 }
 
@@ -129,9 +129,9 @@ func firstSendPos(sel *ssa.Select) token.Pos {
 }
 
 func (c *checker) report(pos token.Pos, desc string, v verdict) {
-	c.rep.Report(analysis.Diagnostic{
+	c.rep.Report(c.withLivenessFix(analysis.Diagnostic{
 		Pos:     pos,
 		Message: "send on " + desc + " can block forever: " + v.reason,
 		Related: v.related,
-	})
+	}))
 }

@@ -21,3 +21,9 @@ func TestReproductions(t *testing.T) {
 	fixturetest.Run(t, fixturetest.Testdata(t, 2), []*analysis.Analyzer{baresend.Analyzer},
 		"router/...", "routerfixed/...", "runnerhub/...", "runnerhubfixed/...", "runnerhubregress/...")
 }
+
+// TestLivenessFix checks the select baresend suggests when a liveness
+// channel is in scope, and that it suggests nothing otherwise.
+func TestLivenessFix(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, fixturetest.Testdata(t, 2), baresend.Analyzer, "baresendfix")
+}

@@ -38,7 +38,12 @@
 //     whose callers are not all visible in the package, or a channel
 //     received from another channel. A send in a loop whose channel changes
 //     per iteration (a fan-out over receivers) says so: one slow receiver
-//     stalls every later one;
+//     stalls every later one. For a field or a global, the receivers the
+//     package shows decide: one that can give up (a select with a default or
+//     another live case, after which it can return) is named in the report;
+//     when every receiver is visible and each waits with a plain receive,
+//     the send is one half of a handshake whose other half is waiting, and
+//     is not reported;
 //   - a send in the body of a select case (the select may have a default: the
 //     send inside the case is still bare);
 //   - a blocking select whose cases are all sends;
@@ -67,13 +72,51 @@
 //
 // Guaranteed receive. A send from a goroutine is not reported when its
 // starter receives on every path before returning, or, for N senders,
-// receives until the channel is closed or exactly N times.
+// receives until the channel is closed or exactly N times. Sends are counted
+// per path (three sends on three exclusive error paths are one value), loops
+// with a constant bound count their trips, and a send that puts back a value
+// its function took from the same channel (a semaphore or a token) uses no
+// room. Paths through t.Fatal, log.Fatal, os.Exit and runtime.Goexit end
+// there.
 //
 // Not reported: close(ch); sends on channels from calls, type assertions or
 // other values the pass cannot follow; sends on a channel made in the package
-// that is passed to code outside it (the receiver is unknown). A generator
-// that returns the channel its goroutine sends on is not reported: the
-// caller's reading discipline is not visible from the generator.
+// that is passed to code outside it (the receiver is unknown).
+//
+// Generators. A function that returns a channel its own goroutine sends on
+// is not reported: whether the caller drains it is not visible from the
+// generator, and in real code generators size their buffer for what they
+// send. Measured before deciding: the standard library has one generator
+// outside tests, and grpc, connect, raft, the etcd server and nats-server
+// together have five; each either buffers every value it sends or sends a
+// single result into a buffer of one. Reporting them would have added only
+// noise.
+//
+// A default is not a fix by itself: it trades the wedge for a value lost
+// without a trace, which silentdrop reports unless the default makes the
+// drop visible (it returns a status, logs, counts or hands the value on).
+//
+// Suggested fix. When a liveness channel is in scope at a bare send (a
+// context.Context parameter or variable, a closure's captured ctx
+// included, or a stop, done or quit channel of empty element type: a
+// variable in scope or a field of the method's receiver), the finding
+// carries a fix (sendlint -fix) that selects on it:
+//
+//	select {
+//	case tr.responses <- resp:
+//	case <-ctx.Done():
+//	}
+//
+// The liveness case gives up the send and goes on after the select. That
+// is not a silent drop: the value is abandoned only when the work it
+// belongs to was cancelled or the component is stopping, so nobody is left
+// to read it, and the cancellation is the visible event, with its cause.
+// When the function returns an error last and the send is followed by a
+// return, the ctx case returns ctx.Err() (with zero values before it)
+// instead, so the caller learns why; the fix never returns anywhere else,
+// since an early return could skip an Unlock or a Done after the send. No
+// fix is offered without a liveness channel in scope, and the pass never
+// suggests a default.
 //
 // Suppress a finding that is deliberate with a reason:
 //

@@ -2,6 +2,7 @@ package baresend
 
 import (
 	"fmt"
+	"go/token"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -18,13 +19,13 @@ type verdict struct {
 	makes   []*ssa.MakeChan // where the channel was made, when known
 }
 
-const noWayOut = "not in a select with default or a liveness case"
+const noWayOut = "no liveness case (ctx.Done(), a stop channel) lets it give up"
 
 // sendVerdict decides whether the send (state -1) or select send case at
 // instr, on channel ch, can block forever. A channel with several origins
 // blocks when any of them does.
 func (c *checker) sendVerdict(instr ssa.Instruction, state int, ch ssa.Value) verdict {
-	if chans.ReturnsToken(instr, ch) {
+	if chans.Refills(instr, ch) {
 		return verdict{}
 	}
 	for _, o := range c.idx.Origins(ch) {
@@ -38,15 +39,55 @@ func (c *checker) sendVerdict(instr ssa.Instruction, state int, ch ssa.Value) ve
 func (c *checker) originVerdict(o chans.Origin, instr ssa.Instruction, state int, ch ssa.Value) verdict {
 	switch o.Kind {
 	case chans.Field:
-		return c.unowned(instr, ch, c.idx.FieldMakes(o.Field))
+		makes := c.idx.FieldMakes(o.Field)
+		visible := o.Field != nil && !o.Field.Exported() && c.allVisible(makes)
+		return c.withReceivers(c.unowned(instr, ch, makes), c.idx.FieldReceives(o.Field), visible)
 	case chans.Global:
-		return c.unowned(instr, ch, c.idx.GlobalMakes(o.Global))
+		makes := c.idx.GlobalMakes(o.Global)
+		visible := !o.Global.Object().Exported() && c.allVisible(makes)
+		return c.withReceivers(c.unowned(instr, ch, makes), c.idx.GlobalReceives(o.Global), visible)
 	case chans.Element, chans.Param, chans.Received:
 		return c.unowned(instr, ch, nil)
 	case chans.Made:
 		return c.madeVerdict(o.Make, instr, state)
 	}
 	return verdict{} // nil or unknown: nothing to say
+}
+
+// withReceivers weighs the receivers this package shows for a channel held
+// in a field or global. A receiver that can give up (a select with a
+// default or another live case) is the other half of the finding. When
+// every receiver is visible and each waits with a plain receive, the send
+// is one side of a handshake whose other side is waiting: not reported.
+func (c *checker) withReceivers(v verdict, recvs []chans.Site, visible bool) verdict {
+	for _, r := range recvs {
+		if c.idx.GivesUp(r) {
+			v.related = append(v.related, related(recvPos(r), "its receiver "+ownerName(r.Func)+" can stop waiting here"))
+			return v
+		}
+	}
+	if visible && len(recvs) > 0 {
+		return verdict{}
+	}
+	return v
+}
+
+// allVisible reports whether no channel made at these sites escapes to code
+// this package cannot see, so that its receivers are all known here.
+func (c *checker) allVisible(makes []*ssa.MakeChan) bool {
+	for _, mk := range makes {
+		if len(c.idx.Uses(mk).Escapes) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func recvPos(r chans.Site) token.Pos {
+	if sel, ok := r.Instr.(*ssa.Select); ok {
+		return sel.States[r.State].Pos
+	}
+	return r.Instr.Pos()
 }
 
 // unowned is the verdict for a channel the sender does not own: whoever owns
@@ -150,6 +191,11 @@ func (c *checker) visible(u *chans.Uses) bool {
 	}
 	for _, f := range u.Fields {
 		if f == nil || f.Exported() || c.idx.Received(f) {
+			return false
+		}
+	}
+	for _, g := range u.Globals {
+		if g.Object().Exported() || c.idx.GlobalReceived(g) {
 			return false
 		}
 	}
@@ -265,8 +311,8 @@ func (c *checker) receiveWeights(u *chans.Uses, caseEdges map[flow.Edge]bool, n 
 
 // countedReceive proves "receives exactly as many values as it started
 // senders": the senders are started once per iteration of a loop, and the
-// owner receives once per iteration of a loop with the same bound that has
-// no other exit.
+// owner receives once per iteration, either later in the same iteration or
+// in a loop with the same bound that has no other exit.
 func (c *checker) countedReceive(u *chans.Uses, s chans.Site) bool {
 	owner := u.Owner()
 	loops := c.idx.Loops(owner)
@@ -274,20 +320,32 @@ func (c *checker) countedReceive(u *chans.Uses, s chans.Site) bool {
 	if senderLoop == nil || c.idx.Loops(s.Func).InLoop(s.Instr.Block()) {
 		return false
 	}
-	bound := chans.LoopBound(senderLoop)
-	if bound == nil {
-		return false
-	}
+	bound := flow.LoopBound(senderLoop)
 	for _, r := range u.Recvs {
-		if r.State >= 0 {
+		if r.State >= 0 || r.Func != owner {
 			continue
 		}
 		l := loops.Innermost(r.Instr.Block())
-		if l != nil && l != senderLoop && chans.SameValue(chans.LoopBound(l), bound) && runsToCompletion(l) && everyIteration(l, r.Instr.Block()) {
+		switch {
+		case l == senderLoop:
+			if sameIteration(l, s.Start, r.Instr) {
+				return true
+			}
+		case l != nil && bound != nil && chans.SameValue(flow.LoopBound(l), bound) && runsToCompletion(l) && everyIteration(l, r.Instr.Block()):
 			return true
 		}
 	}
 	return false
+}
+
+// sameIteration reports whether every path from start, an instruction of
+// loop l, passes recv before the iteration ends or the function returns.
+func sameIteration(l *flow.Loop, start, recv ssa.Instruction) bool {
+	p := flow.Path{
+		Stop: func(i ssa.Instruction) bool { return i == recv },
+		Goal: func(e flow.Edge) bool { return e.To == l.Header || !l.Blocks[e.To] },
+	}
+	return !p.ReturnReachable(start.Block(), flow.IndexOf(start))
 }
 
 // runsToCompletion reports whether the loop's only exit is its header's

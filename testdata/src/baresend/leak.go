@@ -137,3 +137,55 @@ func workerOwnerBad(ctx context.Context) string {
 		return ""
 	}
 }
+
+func twoWorkersTwoReceivesOK() {
+	done := make(chan bool)
+	for i := 0; i < 2; i++ {
+		go func() { done <- true }() // ok: two senders, two receives
+	}
+	<-done
+	<-done
+}
+
+func threeWorkersTwoReceivesBad() {
+	done := make(chan bool)
+	for range 3 {
+		go func() { done <- true }() // want `send on done .* threeWorkersTwoReceivesBad can return before receiving every value`
+	}
+	<-done
+	<-done
+}
+
+func startOneAtATimeOK(n int) {
+	ready := make(chan struct{})
+	for i := 0; i < n; i++ {
+		go func() {
+			ready <- struct{}{} // ok: the owner receives once per start, in the same iteration
+		}()
+		<-ready
+	}
+}
+
+func sharedStatusOK(jobs []func() error, done func(error)) {
+	type status struct {
+		running  int
+		firstErr error
+	}
+	statusc := make(chan status, 1)
+	statusc <- status{running: len(jobs)} // ok: the one slot the token lives in
+	for _, job := range jobs {
+		go func() {
+			err := job()
+			st := <-statusc
+			if st.firstErr == nil {
+				st.firstErr = err
+			}
+			st.running--
+			if st.running == 0 {
+				done(st.firstErr)
+				return
+			}
+			statusc <- st // ok: puts back the token it took
+		}()
+	}
+}

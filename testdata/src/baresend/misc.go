@@ -1,5 +1,7 @@
 package baresend
 
+import "context"
+
 func closeIsNotASendOK(c *client) {
 	close(c.responses) // ok: close never blocks on a receiver
 }
@@ -41,4 +43,12 @@ func (p *pool) useTokenOK() {
 
 func (p *pool) refillBad(b []byte) {
 	p.buf <- b // want `send on p.buf .* can block forever`
+}
+
+func (p *pool) tryUse(ctx context.Context) {
+	select {
+	case b := <-p.buf:
+		p.buf <- b // ok: puts back the token taken in this case
+	case <-ctx.Done():
+	}
 }

@@ -20,7 +20,7 @@ func sendWithDefaultOK(c *client, r Response) {
 
 func allSendSelectBad(a, b chan<- Response, r Response) {
 	select {
-	case a <- r: // want `select with only send cases \(on a or b\) can block forever: no default or liveness case`
+	case a <- r: // want `select with only send cases \(on a or b\) can block forever: no liveness case \(ctx\.Done\(\), a stop channel\) lets it give up`
 	case b <- r:
 	}
 }

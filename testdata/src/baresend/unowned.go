@@ -33,7 +33,7 @@ type server struct {
 var events = make(chan string)
 
 func replyToFieldBad(c *client, r Response) {
-	c.responses <- r // want `send on c.responses \(chan Response, cap 16\) can block forever: not in a select with default or a liveness case`
+	c.responses <- r // want `send on c.responses \(chan Response, cap 16\) can block forever: no liveness case \(ctx\.Done\(\), a stop channel\) lets it give up`
 }
 
 func replyToFieldWithCtxOK(c *client, r Response) {

@@ -1,0 +1,2 @@
+// Package tagged is only built with the special tag.
+package tagged

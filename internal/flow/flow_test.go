@@ -1,0 +1,194 @@
+package flow
+
+import (
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"testing"
+
+	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/ssa/ssautil"
+)
+
+// build compiles src and returns its SSA function named name.
+func build(t *testing.T, src, name string) *ssa.Function {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg, _, err := ssautil.BuildPackage(&types.Config{Importer: importer.Default()}, fset,
+		types.NewPackage("p", "p"), []*ast.File{f}, ssa.SanityCheckFunctions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn := pkg.Func(name)
+	if fn == nil {
+		t.Fatalf("no function %s", name)
+	}
+	return fn
+}
+
+// sends returns the send instructions of fn, in block order.
+func sends(fn *ssa.Function) map[ssa.Instruction]bool {
+	out := map[ssa.Instruction]bool{}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if s, ok := instr.(*ssa.Send); ok {
+				out[s] = true
+			}
+		}
+	}
+	return out
+}
+
+func recvs(fn *ssa.Function) map[ssa.Instruction]bool {
+	out := map[ssa.Instruction]bool{}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if u, ok := instr.(*ssa.UnOp); ok && u.Op == token.ARROW {
+				out[u] = true
+			}
+		}
+	}
+	return out
+}
+
+const src = `package p
+
+import "os"
+
+func exclusive(ch chan int, a, b bool) {
+	if a {
+		ch <- 1
+		return
+	}
+	if b {
+		ch <- 2
+	}
+	ch <- 3
+}
+
+func looped(ch chan int, n int) {
+	for i := 0; i < n; i++ {
+		ch <- i
+	}
+}
+
+func three(ch chan int) {
+	for i := 0; i < 3; i++ {
+		ch <- i
+	}
+}
+
+func threeRange(ch chan int) {
+	for i := range 3 {
+		ch <- i
+	}
+}
+
+func maybe(ch chan int, skip bool) int {
+	if skip {
+		return 0
+	}
+	return <-ch
+}
+
+func twice(ch chan int) int {
+	return <-ch + <-ch
+}
+
+func exits(ch chan int, bad bool) int {
+	if bad {
+		os.Exit(1)
+	}
+	return <-ch
+}
+
+func forever(ch chan int) {
+	for {
+		<-ch
+	}
+}
+`
+
+func TestMaxCount(t *testing.T) {
+	for _, tc := range []struct {
+		fn   string
+		want int
+	}{
+		{"exclusive", 2}, // 1 on one path, 2 then 3 on another
+		{"looped", 99},
+		{"three", 3},
+		{"threeRange", 3},
+	} {
+		fn := build(t, src, tc.fn)
+		loops := FindLoops(fn)
+		trips := func(b *ssa.BasicBlock) int { return loops.Trips(b, nil, 99) }
+		if got := MaxCount(fn, sends(fn), trips, 99); got != tc.want {
+			t.Errorf("MaxCount(%s) = %d, want %d", tc.fn, got, tc.want)
+		}
+	}
+}
+
+func TestMinCount(t *testing.T) {
+	for _, tc := range []struct {
+		fn   string
+		want int
+	}{
+		{"maybe", 0},
+		{"twice", 2},
+		{"exits", 1}, // the os.Exit path never returns
+		{"forever", -1},
+	} {
+		fn := build(t, src, tc.fn)
+		if got := MinCount(fn.Blocks[0], -1, recvs(fn), nil); got != tc.want {
+			t.Errorf("MinCount(%s) = %d, want %d", tc.fn, got, tc.want)
+		}
+	}
+}
+
+func TestReturnReachable(t *testing.T) {
+	for _, tc := range []struct {
+		fn   string
+		want bool
+	}{
+		{"maybe", true},
+		{"twice", false},
+		{"exits", false},
+		{"forever", false},
+	} {
+		fn := build(t, src, tc.fn)
+		r := recvs(fn)
+		p := Path{Stop: func(i ssa.Instruction) bool { return r[i] }}
+		if got := p.ReturnReachable(fn.Blocks[0], -1); got != tc.want {
+			t.Errorf("a return is reachable without a receive in %s: %v, want %v", tc.fn, got, tc.want)
+		}
+	}
+}
+
+func TestLoops(t *testing.T) {
+	fn := build(t, src, "looped")
+	loops := FindLoops(fn)
+	var send ssa.Instruction
+	for s := range sends(fn) {
+		send = s
+	}
+	l := loops.Innermost(send.Block())
+	if l == nil {
+		t.Fatal("the send is not in a loop")
+	}
+	edges, returns := l.Exits()
+	if len(edges) != 1 || edges[0][0] != l.Header || len(returns) != 0 {
+		t.Errorf("a counted loop should exit only at its header: edges %v, returns %v", edges, returns)
+	}
+	if LoopBound(l) == nil {
+		t.Error("no bound found for i < n")
+	}
+	if loops.InLoop(fn.Blocks[0]) {
+		t.Error("the entry block is not in a loop")
+	}
+}

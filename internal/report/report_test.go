@@ -1,0 +1,46 @@
+package report_test
+
+import (
+	"go/ast"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/sendlint/sendlint/internal/fixturetest"
+	"github.com/sendlint/sendlint/internal/report"
+)
+
+// namer reports every function declaration by name through a Reporter, and
+// panics on the one named explode.
+var namer = &analysis.Analyzer{
+	Name:     "baresend", // a name directives may use
+	Doc:      "report every function",
+	Requires: report.Requires,
+	Run: func(pass *analysis.Pass) (any, error) {
+		rep, err := report.New(pass)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range pass.Files {
+			for _, decl := range f.Decls {
+				fn, ok := decl.(*ast.FuncDecl)
+				if !ok {
+					continue
+				}
+				rep.Guard(pass.Pkg.Name()+"."+fn.Name.Name, fn.Pos(), func() {
+					if fn.Name.Name == "explode" {
+						panic("boom")
+					}
+					rep.Report(analysis.Diagnostic{Pos: fn.Pos(), Message: "function " + fn.Name.Name})
+				})
+			}
+		}
+		rep.Finish()
+		return nil, nil
+	},
+}
+
+func TestReporter(t *testing.T) {
+	analysistest.Run(t, fixturetest.Testdata(t, 2), namer, "reporttest", "reporttest/gen")
+}

@@ -1,0 +1,149 @@
+// Package silentdrop defines an Analyzer that reports non-blocking sends
+// whose default branch loses the value without a trace.
+//
+// # Analyzer silentdrop
+//
+// silentdrop: report non-blocking sends that drop the value without a trace
+//
+// The quick fix for a send that can block forever is a select with a
+// default: the sender never waits, and when the receiver is slow or gone
+// the value is dropped. That trades a wedged goroutine for lost data that
+// nobody sees. A reply that never reaches its client, an event a
+// subscriber never gets, a delivery that is never retried: the system
+// looks healthy and is wrong.
+//
+// The pass reports, at the send case, a select with a default whose send
+// case carries a value, when the default branch does none of these:
+//
+//   - return a status: a return in the default whose result differs from
+//     what the send case returns (return false against return true,
+//     return errFull against return nil), or a variable set differently on
+//     the two ways out of the select (sent = true in the case) that is read
+//     afterwards;
+//   - log: a call of a logger's output method, matched by package and
+//     method: log and log/slog (Print..., Debug, Info, Warn, Error, Log,
+//     LogAttrs and their Context forms), fmt.Print... and fmt.Fprint... on
+//     os.Stdout or os.Stderr, the print builtins, testing's Log, Logf,
+//     Error, Errorf, Fatal and Fatalf, zap, logrus, klog, glog, logr,
+//     hclog, grpclog and nats-server's logger by level name (Warn, Warnf,
+//     Warnw, Warning, InfoS...), zerolog's Msg, Msgf and Send, go-kit's
+//     Log. A level method on a type of another package counts only when
+//     the type's name ends in Logger or Log. Every level counts, Debug
+//     included: the pass asks whether the drop can be seen, not how loudly;
+//   - update a metric or counter: sync/atomic writes (Add, Store, Swap,
+//     CompareAndSwap, functions and methods), expvar, prometheus
+//     (Inc, Add, Observe, Set...), OpenTelemetry metric instruments (Add,
+//     Record), go-metrics (IncrCounter...), OpenCensus stats.Record; an
+//     update method (Inc, Add, Mark, Observe...) on a type whose name ends
+//     in Counter, Gauge, Meter, Histogram, Summary, Observer, Timer or
+//     Metric(s); and any store to memory others can read: x.dropped++ on a
+//     field, a package variable, a map entry, a variable captured by a
+//     closure. A local counter counts when it is read after the loop
+//     (dropped++ ... log.Printf("%d dropped", dropped)), not when nothing
+//     reads it;
+//   - hand the value on: a send on another channel (blocking or not), a go
+//     statement, a call of a func value (a callback such as onDrop(v)), or
+//     a call that is given the dropped value as an argument (spill.Push(v),
+//     retry.Add(v)). sync.Pool's Put is not handing on: the value is still
+//     lost;
+//   - fail: panic, os.Exit, runtime.Goexit, log.Fatal; or close a channel,
+//     which tells its receiver it was cut off.
+//
+// Calls to functions of the same package are followed, three calls deep,
+// so a default that calls s.noteDrop(v), which logs, is quiet. Functions
+// of other packages are judged by the lists above only.
+//
+// WRONG: a client that stops reading loses replies, and nothing shows it.
+//
+//	func (c *client) reply(r Response) {
+//		select {
+//		case c.responses <- r: // reported
+//		default:
+//		}
+//	}
+//
+// RIGHT: pick the overflow contract of the traffic, and make the drop
+// visible. There are three:
+//
+// Refuse: the caller learns the value was not taken and acts on it (it
+// retries later, a sweep redelivers, the request fails with a clear
+// error). This is the contract for data that must not be lost, as a
+// deliver that cannot be queued is refused to the delivery consumer,
+// which leaves the message to its sweep:
+//
+//	func (r *router) deliver(f frame) error {
+//		select {
+//		case r.queue <- f:
+//			return nil
+//		default:
+//			return fmt.Errorf("runner queue full for deliver %s", f.id)
+//		}
+//	}
+//
+// Fail fast: a command whose caller is waiting fails at once, with an
+// error the caller sees, instead of waiting behind a stream that does not
+// drain:
+//
+//	select {
+//	case r.queue <- cmd:
+//	default:
+//		return nil, status.Error(codes.Unavailable, "runner busy")
+//	}
+//
+// Best effort with a log: a signal that may be dropped (a notification, a
+// progress update, a reply to a client that stopped reading) is dropped
+// with a warning and a counter, so a client that stopped reading shows
+// from outside:
+//
+//	select {
+//	case c.responses <- r:
+//	default:
+//		n := c.drops.Add(1)
+//		c.logger.Warn("client is not reading; reply dropped", "req", r.id, "dropped_total", n)
+//	}
+//
+// Not reported, because nothing is lost:
+//
+// Wake-up signals that coalesce. A send on a channel whose element type
+// has size zero (chan struct{}) carries no data: when the buffer is full,
+// a pending signal already stands for the dropped one. The same holds for
+// a send of a constant (done <- true, errc <- nil), which says only that
+// something happened, and for a channel of errors, a failure signal whose
+// first error wins: a pending error already says that something failed.
+//
+//	select {
+//	case s.wake <- struct{}{}: // not reported
+//	default:
+//	}
+//
+// A reply slot whose reader takes no more values than the buffer holds:
+// the channel is made in the package with a constant capacity at least
+// the number of receives, none in a loop, and it is not handed to other
+// code, except as a one-slot reply channel is: returned to the caller
+// that waits on it, or captured by a reply handler that is registered. A
+// value that finds the buffer full is one nobody would receive (the first
+// answer wins).
+//
+// A value that stays where it is until the send succeeds: it is read from
+// a field, slice or map that the send case writes (case b.c <-
+// b.backlog[0]: b.backlog = b.backlog[1:]), or built from an element the
+// send case marks done (case w.ch <- resp(w): w.compacted = true). When
+// the default runs, the value is still there to be sent next time. The
+// same holds for a default that goes round the loop to the same select
+// with the same value, after a pause or after draining a stale pending
+// value: it retries.
+//
+// Test code: sends in _test.go files and in packages of test helpers
+// (a package named testutils, testutil, testing or ending in test, as
+// grpctest and httptest do). A test that needs a value it dropped fails
+// or hangs waiting for it, which is not silent.
+//
+// The pass does not judge whether the trace is the right one (a debug log
+// for data that must not be lost), nor whether a caller acts on a returned
+// status. A select in generic code whose element type is a type parameter
+// is judged like any other.
+//
+// Suppress a drop that is deliberate with a reason:
+//
+//	case c.latest <- snap: //sendlint:ignore silentdrop the reader only wants the newest snapshot; the next one follows in a second
+package silentdrop

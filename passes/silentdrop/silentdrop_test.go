@@ -1,0 +1,26 @@
+package silentdrop_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/sendlint/sendlint/internal/fixturetest"
+	"github.com/sendlint/sendlint/passes/silentdrop"
+)
+
+func TestRules(t *testing.T) {
+	analysistest.Run(t, fixturetest.Testdata(t, 2), silentdrop.Analyzer, "silentdrop", "silentdrop/testutils")
+}
+
+// TestReproductions checks silentdrop's verdicts on the systems the
+// fixtures reproduce, which must all be quiet: routerfixed's reply helper
+// logs and counts what it drops, runnerhubfixed's enqueue reports a full
+// queue to callers that apply their class's contract (refuse the deliver,
+// fail the command, warn on the signal), and the router's metrics flush and
+// the consumers' wake-ups send struct{} on cap-1 channels.
+func TestReproductions(t *testing.T) {
+	fixturetest.Run(t, fixturetest.Testdata(t, 2), []*analysis.Analyzer{silentdrop.Analyzer},
+		"router/...", "routerfixed/...", "runnerhub/...", "runnerhubfixed/...", "runnerhubregress/...")
+}

@@ -1,0 +1,85 @@
+// Package baresendfix holds the bare sends for which baresend offers a fix:
+// a select that also gives up when a liveness channel in scope fires. The
+// fixed code is in fix.go.golden.
+package baresendfix
+
+import (
+	"context"
+	"sync"
+)
+
+type Response struct{ ID string }
+
+type client struct{ responses chan Response }
+
+type server struct {
+	out  chan Response
+	stop chan struct{}
+}
+
+type state struct{ n int }
+
+func replyCtx(ctx context.Context, c *client, r Response) {
+	c.responses <- r // want `send on c\.responses .* can block forever`
+	println("replied")
+}
+
+func replyErr(ctx context.Context, c *client, r Response) error {
+	c.responses <- r // want `send on c\.responses .* can block forever`
+	return nil
+}
+
+func replyResults(ctx context.Context, c *client, r Response) (int, *Response, state, error) {
+	c.responses <- r // want `send on c\.responses .* can block forever`
+	return 1, &r, state{}, nil
+}
+
+// replyLocked must not return between Lock and Unlock: the fix only gives
+// up the send.
+func replyLocked(ctx context.Context, mu *sync.Mutex, c *client, r Response) error {
+	mu.Lock()
+	c.responses <- r // want `send on c\.responses .* can block forever`
+	mu.Unlock()
+	return nil
+}
+
+func replyAsync(ctx context.Context, c *client, r Response) {
+	go func() {
+		c.responses <- r // want `send on c\.responses .* can block forever`
+	}()
+}
+
+func (s *server) emit(r Response) {
+	s.out <- r // want `send on s\.out .* can block forever`
+}
+
+func emitUntil(stop <-chan struct{}, c *client, r Response) {
+	for i := 0; i < 3; i++ {
+		c.responses <- r // want `send on c\.responses .* can block forever`
+	}
+}
+
+// No liveness channel in scope: no fix, and never a default.
+func replyNoLiveness(c *client, r Response) {
+	c.responses <- r // want `send on c\.responses .* can block forever`
+}
+
+// A send-only channel cannot be received from: not a liveness channel.
+func emitSendOnlyDone(done chan<- struct{}, c *client, r Response) {
+	c.responses <- r // want `send on c\.responses .* can block forever`
+}
+
+// A ctx declared after the send is not in scope at it.
+func replyCtxLater(c *client, r Response) context.Context {
+	c.responses <- r // want `send on c\.responses .* can block forever`
+	ctx := context.Background()
+	return ctx
+}
+
+type monitor struct{ stopCh chan struct{} }
+
+// The channel sent on is not its own liveness case.
+func (m *monitor) stop() {
+	stopCh := m.stopCh
+	stopCh <- struct{}{} // want `send on stopCh .* can block forever`
+}

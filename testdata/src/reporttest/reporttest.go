@@ -1,0 +1,19 @@
+// Package reporttest exercises internal/report with a test analyzer that
+// reports every function by name and panics on the one named explode.
+package reporttest
+
+func explode() {} // want `internal error: baresend failed on reporttest.explode: boom \(at .*report_test.go:\d+\); please report it`
+
+func fine() {} // want `function fine`
+
+//sendlint:ignore baresend this one is known and accepted
+func ignoredAbove() {}
+
+func ignoredOnLine() {} //sendlint:ignore baresend accepted here too
+
+//sendlint:ignore lockedsend names another pass, so baresend still reports
+func otherPass() {} // want `function otherPass`
+
+//sendlint:ignore baresend nothing on the next line is reported // want `//sendlint:ignore directive suppresses no baresend finding`
+
+var x = 1

@@ -6,11 +6,12 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/sendlint/sendlint/passes/baresend"
+	"github.com/sendlint/sendlint/passes/lockedsend"
 	"github.com/sendlint/sendlint/passes/silentdrop"
 	"github.com/sendlint/sendlint/passes/singlesender"
 )
 
 // All returns the analyzers in the order their documentation lists them.
 func All() []*analysis.Analyzer {
-	return []*analysis.Analyzer{baresend.Analyzer, singlesender.Analyzer, silentdrop.Analyzer}
+	return []*analysis.Analyzer{baresend.Analyzer, lockedsend.Analyzer, singlesender.Analyzer, silentdrop.Analyzer}
 }

@@ -3,6 +3,7 @@ package chans
 import (
 	"go/constant"
 	"go/token"
+	"go/types"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -206,3 +207,38 @@ func CapString(mk *ssa.MakeChan) string {
 }
 
 func itoa(n int) string { return constant.MakeInt64(int64(n)).String() }
+
+// MadeRoom reports whether the send at instr on ch follows, on every path,
+// a non-blocking receive from the same channel: the idiom that keeps only
+// the latest value in a buffered channel.
+//
+//	select {
+//	case <-ch:   // t3 = select nonblocking [<-t1] (index int, ok bool, T)
+//	default:
+//	}
+//	ch <- v
+//
+// After the select the buffer has a free slot, unless another goroutine
+// filled it in between; the senders of such channels hold a common lock.
+func MadeRoom(instr ssa.Instruction, ch ssa.Value) bool {
+	for _, b := range instr.Parent().Blocks {
+		if !b.Dominates(instr.Block()) {
+			continue
+		}
+		for _, x := range b.Instrs {
+			if x == instr {
+				break
+			}
+			sel, ok := x.(*ssa.Select)
+			if !ok || sel.Blocking {
+				continue
+			}
+			for _, st := range sel.States {
+				if st.Dir == types.RecvOnly && SameValue(st.Chan, ch) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

@@ -33,6 +33,10 @@ type Index struct {
 	loops      map[*ssa.Function]*flow.Loops
 	recvFields map[*types.Var][]Site
 	recvGlobs  map[*ssa.Global][]Site
+
+	sends    []*ssa.Send   // every plain send in the package
+	sendSels []*ssa.Select // every select with a send case
+	oneShot  map[*types.Var]bool
 }
 
 // NewIndex indexes funcs, the source functions of one package.
@@ -76,11 +80,19 @@ func (x *Index) add(instr ssa.Instruction) {
 		if instr.Op == arrow {
 			x.recvs = append(x.recvs, Site{Instr: instr, State: -1, Func: instr.Parent()})
 		}
+	case *ssa.Send:
+		x.sends = append(x.sends, instr)
 	case *ssa.Select:
+		sends := false
 		for i, st := range instr.States {
 			if st.Dir == types.RecvOnly {
 				x.recvs = append(x.recvs, Site{Instr: instr, State: i, Func: instr.Parent()})
+			} else {
+				sends = true
 			}
+		}
+		if sends {
+			x.sendSels = append(x.sendSels, instr)
 		}
 	}
 	x.addFuncRefs(instr)

@@ -57,6 +57,10 @@ var noReturn = map[string]bool{
 	"(*testing.F).SkipNow":      true,
 }
 
+// NoReturnFunc reports whether fn never returns to its caller, for
+// ssa.Program.SetNoReturn: the builder then ends the block at such a call.
+func NoReturnFunc(fn *types.Func) bool { return noReturn[fn.FullName()] }
+
 // NoReturn reports whether instr is a call that never returns, so a path
 // through it ends without reaching a return.
 func NoReturn(instr ssa.Instruction) bool {

@@ -13,6 +13,7 @@ import (
 	"github.com/sendlint/sendlint/internal/analyzerdoc"
 	"github.com/sendlint/sendlint/internal/chans"
 	"github.com/sendlint/sendlint/internal/report"
+	"github.com/sendlint/sendlint/internal/summary"
 )
 
 //go:embed doc.go
@@ -23,7 +24,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "baresend",
 	Doc:      analyzerdoc.MustExtract(doc, "baresend"),
 	URL:      "https://pkg.go.dev/github.com/sendlint/sendlint/passes/baresend",
-	Requires: append([]*analysis.Analyzer{buildssa.Analyzer}, report.Requires...),
+	Requires: append([]*analysis.Analyzer{summary.Analyzer}, report.Requires...),
 	Run:      run,
 }
 
@@ -40,7 +41,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	input := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	input := pass.ResultOf[summary.Analyzer].(*summary.Result).SSA() // shared with lockedsend
 	c := &checker{
 		pass:  pass,
 		rep:   rep,

@@ -1,0 +1,196 @@
+package chans
+
+import (
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/sendlint/sendlint/internal/flow"
+)
+
+// FreshField reports whether send puts a value into the channel of a
+// struct the same function just made with room for it: the channel was made
+// with constant capacity n and stored into the new struct's field, the
+// function's sends on that field up to this one number at most n, none in a
+// loop, and neither the struct nor the channel has been handed to anyone
+// before the send.
+//
+//	w := &watcher{eventChan: make(chan *Event, 100)}  // t0 = new watcher (complit)
+//	w.eventChan <- first                              // cannot block
+//	hub.add(w)                                        // others see w from here on
+func (x *Index) FreshField(send *ssa.Send) bool {
+	base, field, ok := fieldLoad(send.Chan)
+	if !ok {
+		return false
+	}
+	alloc, cell := freshStruct(base)
+	if alloc == nil || alloc.Parent() != send.Parent() {
+		return false
+	}
+	var c freshCount
+	for _, ref := range *alloc.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.DebugRef:
+		case *ssa.FieldAddr:
+			if !x.freshFieldUse(r, field, send, &c) {
+				return false
+			}
+		case *ssa.Store:
+			if r.Addr != cell && flow.Reaches(r, send) {
+				return false // stored elsewhere before the send
+			}
+		default:
+			if flow.Reaches(r, send) {
+				return false // the struct escaped before the send
+			}
+		}
+	}
+	if cell != nil && !x.freshCell(cell, alloc, field, send, &c) {
+		return false
+	}
+	if c.stores != 1 {
+		return false
+	}
+	k := 0 // the sends that can come before this one, and this one
+	for _, s := range c.sends {
+		if s == send || flow.Reaches(s, send) {
+			k++
+		}
+	}
+	return k > 0 && k <= c.capacity
+}
+
+// freshStruct returns the new struct a field is loaded from: the
+// composite literal itself, or the literal kept in a variable that a
+// closure captures, which the IR spells as a load of the variable:
+//
+//	t16 = new *watcher (w)          // the variable w, captured later
+//	t17 = new watcher (complit)
+//	*t16 = t17
+//	t40 = *t16; t41 = &t40.eventChan [#0]
+func freshStruct(base ssa.Value) (alloc, cell *ssa.Alloc) {
+	if a, ok := base.(*ssa.Alloc); ok {
+		return a, nil
+	}
+	load, ok := base.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil, nil
+	}
+	cell, ok = load.X.(*ssa.Alloc)
+	if !ok {
+		return nil, nil
+	}
+	for _, ref := range *cell.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == cell {
+			if a, ok := st.Val.(*ssa.Alloc); ok && alloc == nil {
+				alloc = a
+				continue
+			}
+			return nil, nil // the variable is assigned more than once
+		}
+	}
+	return alloc, cell
+}
+
+// freshCell checks the uses of the variable that holds the new struct:
+// loads whose field addresses are checked like the struct's own, and
+// nothing else (a closure capturing it, say) before the send.
+func (x *Index) freshCell(cell, alloc *ssa.Alloc, field int, send *ssa.Send, c *freshCount) bool {
+	for _, ref := range *cell.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.DebugRef, *ssa.Store:
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return false
+			}
+			for _, use := range *r.Referrers() {
+				switch u := use.(type) {
+				case *ssa.DebugRef:
+				case *ssa.FieldAddr:
+					if !x.freshFieldUse(u, field, send, c) {
+						return false
+					}
+				default:
+					if flow.Reaches(u, send) {
+						return false
+					}
+				}
+			}
+		default:
+			if flow.Reaches(r, send) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// freshCount tallies the uses of the new struct's channel field.
+type freshCount struct {
+	stores, capacity int
+	sends            []*ssa.Send
+}
+
+// freshFieldUse checks one field address of the new struct: the store of
+// the made channel before the send, the loads the function sends on, and
+// nothing else that reaches the send.
+func (x *Index) freshFieldUse(fa *ssa.FieldAddr, field int, send *ssa.Send, c *freshCount) bool {
+	if fa.Field != field {
+		return true
+	}
+	loops := x.Loops(send.Parent())
+	for _, ref := range *fa.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Store:
+			mk, ok := r.Val.(*ssa.MakeChan)
+			if !ok || r.Addr != fa {
+				return false
+			}
+			n, ok := constCap(mk)
+			if !ok || n < 1 || !flow.Reaches(r, send) {
+				return false
+			}
+			c.stores++
+			c.capacity = n
+		case *ssa.UnOp:
+			if r.Op != token.MUL {
+				return false
+			}
+			for _, use := range *r.Referrers() {
+				s, ok := use.(*ssa.Send)
+				if _, dbg := use.(*ssa.DebugRef); dbg {
+					continue
+				}
+				if !ok || s.Chan != r {
+					if flow.Reaches(use, send) {
+						return false // the channel escaped before the send
+					}
+					continue
+				}
+				if loops.InLoop(s.Block()) {
+					return false
+				}
+				c.sends = append(c.sends, s)
+			}
+		default:
+			if flow.Reaches(r, send) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// fieldLoad matches t2 = *t1 where t1 = &base.field.
+func fieldLoad(v ssa.Value) (base ssa.Value, field int, ok bool) {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil, 0, false
+	}
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil, 0, false
+	}
+	return fa.X, fa.Field, true
+}

@@ -1,0 +1,158 @@
+package chans
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/sendlint/sendlint/internal/flow"
+)
+
+// TokenPool reports whether field f holds a semaphore filled with tokens
+// where it is made: every channel this package stores into f is made with
+// capacity n and then filled, by the function that made it, in a loop that
+// runs n times; and the package receives from f. Taking a token is a
+// receive, putting it back a send, and a send that puts a token back
+// cannot block while every receive is matched by one:
+//
+//	d := &sema{ch: make(chan struct{}, n)}
+//	for range n {
+//		d.ch <- struct{}{}      // fill
+//	}
+//	func (d *sema) acquire() { <-d.ch }
+//	func (d *sema) release() { d.ch <- struct{}{} }  // cannot block
+func (x *Index) TokenPool(f *types.Var) bool {
+	makes := x.FieldMakes(f)
+	if len(makes) == 0 || !x.Received(f) {
+		return false
+	}
+	for _, mk := range makes {
+		if !x.filledWhereMade(mk, f) {
+			return false
+		}
+	}
+	return true
+}
+
+// filledWhereMade reports whether the function that made mk sends on it,
+// or on field f, in a loop bounded by mk's capacity.
+func (x *Index) filledWhereMade(mk *ssa.MakeChan, f *types.Var) bool {
+	owner := mk.Parent()
+	loops := x.Loops(owner)
+	for _, b := range owner.Blocks {
+		for _, instr := range b.Instrs {
+			send, ok := instr.(*ssa.Send)
+			if !ok || !x.madeOrField(send.Chan, mk, f) {
+				continue
+			}
+			l := loops.Innermost(b)
+			if l == nil || loops.Depth(b) > 1 {
+				continue
+			}
+			if bound := flow.LoopBound(l); bound != nil && SameValue(bound, mk.Size) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (x *Index) madeOrField(ch ssa.Value, mk *ssa.MakeChan, f *types.Var) bool {
+	for _, o := range x.Origins(ch) {
+		if o.Make == mk || o.Kind == Field && o.Field == f {
+			return true
+		}
+	}
+	return false
+}
+
+// OneShot reports whether field f holds channels that are sent on at most
+// once: every channel this package stores into f is made with a constant
+// capacity of at least 1, and every send on f is followed, in its block, by
+// close of the same channel. A second send would panic on the closed
+// channel, so in a program that does not panic the one value fits.
+//
+//	w := &wantConn{result: make(chan connOrError, 1)}
+//	w.result <- connOrError{pc: pc}  // cannot block
+//	close(w.result)
+//
+// A select case that sends on f, or a send not followed by close, makes f
+// an ordinary channel.
+func (x *Index) OneShot(f *types.Var) bool {
+	if v, ok := x.oneShot[f]; ok {
+		return v
+	}
+	if x.oneShot == nil {
+		x.oneShot = make(map[*types.Var]bool)
+	}
+	x.oneShot[f] = false // a guard while the origins below are followed
+	v := x.oneShotField(f)
+	x.oneShot[f] = v
+	return v
+}
+
+func (x *Index) oneShotField(f *types.Var) bool {
+	makes := x.FieldMakes(f)
+	if len(makes) == 0 {
+		return false
+	}
+	for _, mk := range makes {
+		if n, ok := constCap(mk); !ok || n < 1 {
+			return false
+		}
+	}
+	sends := 0
+	for _, send := range x.sends {
+		if !x.fromField(send.Chan, f) {
+			continue
+		}
+		if !closedAfter(send) {
+			return false
+		}
+		sends++
+	}
+	return sends > 0 && !x.selectSendsOn(f)
+}
+
+func (x *Index) fromField(ch ssa.Value, f *types.Var) bool {
+	for _, o := range x.Origins(ch) {
+		if o.Kind == Field && o.Field == f {
+			return true
+		}
+	}
+	return false
+}
+
+// selectSendsOn reports whether a select of the package has a send case on
+// a channel loaded from f.
+func (x *Index) selectSendsOn(f *types.Var) bool {
+	for _, sel := range x.sendSels {
+		for _, st := range sel.States {
+			if st.Dir == types.SendOnly && x.fromField(st.Chan, f) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// closedAfter reports whether send's block closes the same channel after
+// the send.
+func closedAfter(send *ssa.Send) bool {
+	after := false
+	for _, instr := range send.Block().Instrs {
+		if instr == send {
+			after = true
+			continue
+		}
+		call, ok := instr.(*ssa.Call)
+		if !after || !ok {
+			continue
+		}
+		if b, ok := call.Call.Value.(*ssa.Builtin); ok && b.Name() == "close" && len(call.Call.Args) == 1 &&
+			SameValue(call.Call.Args[0], send.Chan) {
+			return true
+		}
+	}
+	return false
+}

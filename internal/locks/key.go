@@ -1,0 +1,155 @@
+package locks
+
+import (
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// maxKeyDepth bounds the path of a key: s.a.b.c.d is as deep as it goes.
+// Deeper values get an opaque key of their own.
+const maxKeyDepth = 8
+
+// Key returns the canonical path of the mutex v points to, so that two
+// spellings of one mutex compare equal within a function:
+//
+//	s.mu.Lock()                 t1 = &s.mu [#1]; Lock(t1)             "s.mu"
+//	mu := &s.mu; mu.Unlock()    the same t1                           "s.mu"
+//	s.pmu.Lock() (*sync.Mutex)  t1 = &s.pmu [#2]; t2 = *t1; Lock(t2)  "s.pmu"
+//	s.Lock() (embedded Mutex)   t1 = &s.Mutex [#0]; Lock(t1)          "s"
+//	var l sync.Locker = s       t1 = make sync.Locker <- *S (s)       "s"
+//	s.lockFor(k).Lock()         t1 = (*S).lockFor(s, k)               "(*S).lockFor(s, k)"
+//
+// An embedded field is transparent, so a struct that embeds its mutex has
+// one key whether it is locked through the promoted method or as a
+// sync.Locker. A call result is keyed by callee and arguments: a lock
+// getter called twice with the same arguments is taken to return the same
+// mutex. Values the path cannot name (a φ of different mutexes) get a key
+// that is the SSA value itself.
+func Key(v ssa.Value) string { return key(v, 0) }
+
+func key(v ssa.Value, depth int) string {
+	if depth > maxKeyDepth {
+		return opaque(v)
+	}
+	switch v := v.(type) {
+	case *ssa.Parameter:
+		return v.Name()
+	case *ssa.FreeVar:
+		return v.Name()
+	case *ssa.Global:
+		return v.Pkg.Pkg.Path() + "." + v.Name()
+	case *ssa.Const:
+		if v.Value == nil {
+			return "nil"
+		}
+		return v.Value.ExactString()
+	case *ssa.FieldAddr:
+		return fieldKey(v.X, v.X.Type(), v.Field, depth)
+	case *ssa.Field:
+		return fieldKey(v.X, v.X.Type(), v.Field, depth)
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			// A load of a pointer is the pointee of the variable or
+			// field it was loaded from.
+			return key(v.X, depth+1)
+		}
+	case *ssa.ChangeType:
+		return key(v.X, depth+1)
+	case *ssa.Convert:
+		return key(v.X, depth+1)
+	case *ssa.MakeInterface:
+		return key(v.X, depth+1)
+	case *ssa.ChangeInterface:
+		return key(v.X, depth+1)
+	case *ssa.TypeAssert:
+		if !v.CommaOk {
+			return key(v.X, depth+1)
+		}
+	case *ssa.IndexAddr:
+		return key(v.X, depth+1) + "[" + key(v.Index, depth+1) + "]"
+	case *ssa.Index:
+		return key(v.X, depth+1) + "[" + key(v.Index, depth+1) + "]"
+	case *ssa.Lookup:
+		if !v.CommaOk {
+			return key(v.X, depth+1) + "[" + key(v.Index, depth+1) + "]"
+		}
+	case *ssa.Phi:
+		return phiKey(v, depth)
+	case *ssa.Call:
+		return callKey(v, depth)
+	}
+	return opaque(v)
+}
+
+// opaque is the key of a value that no path names: the value itself,
+// which is unique within its function.
+func opaque(v ssa.Value) string { return "$" + v.Name() }
+
+// fieldKey names field i of the struct that x is or points to. An embedded
+// field adds nothing to the path.
+func fieldKey(x ssa.Value, t types.Type, i int, depth int) string {
+	base := key(x, depth+1)
+	f := fieldOf(t, i)
+	if f == nil {
+		return base + ".?"
+	}
+	if f.Embedded() {
+		return base
+	}
+	return base + "." + f.Name()
+}
+
+func fieldOf(t types.Type, i int) *types.Var {
+	t = t.Underlying()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem().Underlying()
+	}
+	s, ok := t.(*types.Struct)
+	if !ok || i < 0 || i >= s.NumFields() {
+		return nil
+	}
+	return s.Field(i)
+}
+
+// phiKey is the common key of the φ's edges, ignoring edges that are the
+// φ itself (a loop that keeps the same mutex), or the φ's own opaque key.
+func phiKey(phi *ssa.Phi, depth int) string {
+	common := ""
+	for _, e := range phi.Edges {
+		if e == phi {
+			continue
+		}
+		k := key(e, depth+1)
+		if common == "" {
+			common = k
+		} else if k != common {
+			return opaque(phi)
+		}
+	}
+	if common == "" {
+		return opaque(phi)
+	}
+	return common
+}
+
+// callKey keys the result of a static call by callee and arguments.
+func callKey(call *ssa.Call, depth int) string {
+	callee := call.Call.StaticCallee()
+	if callee == nil {
+		return opaque(call)
+	}
+	var b strings.Builder
+	b.WriteString(callee.String())
+	b.WriteByte('(')
+	for i, a := range call.Call.Args {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(key(a, depth+1))
+	}
+	b.WriteByte(')')
+	return b.String()
+}

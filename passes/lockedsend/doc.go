@@ -1,0 +1,93 @@
+// Package lockedsend defines an Analyzer that reports sends that can block
+// while a mutex is held.
+//
+// # Analyzer lockedsend
+//
+// lockedsend: report sends that can block while a mutex is held
+//
+// A goroutine that blocks on a send while it holds a mutex makes every
+// goroutine that needs the mutex wait for one slow receiver. A reply
+// channel nobody drains, or a stream whose peer stops reading (HTTP/2 flow
+// control), then stops the registration map, the metrics reader and every
+// other caller, not only the one client.
+//
+// WRONG: every frame to a Runner is written inline under the router's
+// sendMu; one Runner that stops reading parks every caller behind it.
+//
+//	r.sendMu.Lock()
+//	err := send(cmd) // reported: send holds the stream's Send
+//	r.sendMu.Unlock()
+//
+// RIGHT: one sender goroutine owns the stream and drains a bounded queue;
+// callers enqueue without blocking, under the lock if they need it.
+//
+//	r.mu.Lock()
+//	select {
+//	case r.queue <- cmd:
+//	default:
+//		err = errQueueFull // refuse now; the caller retries or sweeps
+//	}
+//	r.mu.Unlock()
+//
+// The pass reports, at the send's arrow or the call's parenthesis, each of
+// these made while the function holds a lock:
+//
+//   - a channel send that is not a case of a select with default, a select
+//     that waits on a liveness case (<-ctx.Done()) included: it waits while
+//     holding the lock;
+//   - Send, SendMsg and SendAndClose on google.golang.org/grpc streams and
+//     the generated interfaces that embed them, and Send on connect's
+//     streams; also a call through a func value that holds one
+//     (send := stream.Send, a field set by attach(stream.Send), a
+//     parameter);
+//   - a call to a function that may do any of these, in this package or in
+//     another: the message names the chain, and Related points at the
+//     blocking operation when it is in the same package.
+//
+// Locks are taken by Lock and RLock on sync.Mutex and sync.RWMutex, by an
+// embedded mutex (s.Lock()), by a sync.Locker value, and on the true
+// branch of TryLock; Unlock and RUnlock release them. A deferred Unlock
+// holds the lock to the end of the function. Related points at the Lock
+// call.
+//
+// Not reported, because it cannot block or is not known to:
+//
+//   - a select with default, and a send after every path has unlocked (a
+//     lock counts only if it is held on every path to the send);
+//   - a send on a channel made in the package whose buffer has room for
+//     every send (the capacity rule baresend uses); a send on a channel
+//     that is sent on once and then closed, made with room for one; a
+//     send into the buffer of a struct the function just made, before
+//     anyone else can see it;
+//   - a send that puts back a token the function took from the same
+//     channel, or into a semaphore filled with tokens where it was made;
+//     a send right after a non-blocking receive from the same channel,
+//     which made room for it (the keep-the-latest-value idiom);
+//   - a call that passes nil for the channel its callee sends on;
+//   - a call whose chain ends in a channel send inside another module (a
+//     library's queue to its own goroutines, which its caller cannot act
+//     on; the library's own check reports it); stream sends through
+//     another module are reported;
+//   - sends in a goroutine started under the lock, which starts with no
+//     locks held, and in a helper after it unlocks its caller's mutex;
+//   - calls through interfaces and func values that hold no stream send,
+//     whose callee is unknown (logging, such as slog under a lock, is
+//     never a send); the standard library, except sync.Once.Do and
+//     sync.Map.Range running a function that sends.
+//
+// Test files (_test.go) are not reported: a test holds a lock while it
+// signals a channel to order goroutines on purpose, and a test that stalls
+// fails on its timeout. Locks taken in a helper (func (s *S) lock()) are
+// not tracked, nor is blocking I/O other than stream sends unless
+// configured.
+//
+// Configuration: -lockedsend.blocking=pkg/path.Func,pkg/path.Type.Method
+// adds functions and methods that block like a send (a client's Publish, a
+// net.Conn's Write); -lockedsend.streams=pkg/path.Type adds stream types
+// whose Send, SendMsg and SendAndClose block. The defaults cover grpc and
+// connect.
+//
+// Suppress a finding that is deliberate with a reason:
+//
+//	s.events <- e //sendlint:ignore lockedsend events is drained by the loop that owns s.mu
+package lockedsend

@@ -1,0 +1,66 @@
+package lockedsend_test
+
+import (
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/sendlint/sendlint/internal/fixturetest"
+	"github.com/sendlint/sendlint/passes/lockedsend"
+)
+
+func TestRules(t *testing.T) {
+	analysistest.Run(t, fixturetest.Testdata(t, 2), lockedsend.Analyzer, "lockedsend")
+}
+
+// TestReproductions checks lockedsend's verdicts on the systems the
+// fixtures reproduce: the router's two replies and reconnect request under
+// s.lock, the runner hub's three sends under sendMu and the delivery
+// consumer's gate held across DispatchControl, the regression's push under
+// r.mu, and the fixed versions, which must be quiet.
+func TestReproductions(t *testing.T) {
+	fixturetest.Run(t, fixturetest.Testdata(t, 2), []*analysis.Analyzer{lockedsend.Analyzer},
+		"router/...", "routerfixed/...", "runnerhub/...", "runnerhubfixed/...", "runnerhubregress/...")
+}
+
+// TestConfigured sets the pass's flags as a user would. The flags live in
+// the analyzer's FlagSet, so this test does not run in parallel.
+func TestConfigured(t *testing.T) {
+	setFlag(t, "blocking", "lockedsend/configured.Client.Publish,lockedsend/configured.Flush")
+	setFlag(t, "streams", "lockedsend/configured.Pipe")
+	analysistest.Run(t, fixturetest.Testdata(t, 2), lockedsend.Analyzer, "lockedsend/configured")
+}
+
+// TestBadFlag checks that a malformed entry is refused with one line that
+// names it.
+func TestBadFlag(t *testing.T) {
+	for _, tc := range []struct{ flag, value, want string }{
+		{"blocking", "Publish", `malformed blocking entry "Publish": want pkg/path.Func or pkg/path.Type.Method`},
+		{"blocking", "example.com/pkg.T.M,bad entry.X", `malformed blocking entry "bad entry.X"`},
+		{"streams", "example.com/pkg", `malformed stream type "example.com/pkg": want pkg/path.Type`},
+	} {
+		before := lockedsend.Analyzer.Flags.Lookup(tc.flag).Value.String()
+		err := lockedsend.Analyzer.Flags.Set(tc.flag, tc.value)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("-%s=%s: got error %v, want one line containing %q", tc.flag, tc.value, err, tc.want)
+		}
+		if after := lockedsend.Analyzer.Flags.Lookup(tc.flag).Value.String(); after != before {
+			t.Errorf("-%s=%s: a refused value changed the flag from %q to %q", tc.flag, tc.value, before, after)
+		}
+	}
+}
+
+func setFlag(t *testing.T, name, value string) {
+	t.Helper()
+	old := lockedsend.Analyzer.Flags.Lookup(name).Value.String()
+	if err := lockedsend.Analyzer.Flags.Set(name, value); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := lockedsend.Analyzer.Flags.Set(name, old); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -1,0 +1,19 @@
+package lockedsend
+
+import (
+	"sync"
+	"testing"
+)
+
+// A test that holds a lock while it signals orders its goroutines on
+// purpose; it is not reported.
+func TestSignalUnderLock(t *testing.T) {
+	var mu sync.Mutex
+	running := make(chan bool)
+	go func() {
+		mu.Lock()
+		running <- true
+		mu.Unlock()
+	}()
+	<-running
+}

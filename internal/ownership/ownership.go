@@ -9,10 +9,10 @@ import (
 	"sort"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/sendlint/sendlint/internal/directive"
+	"github.com/sendlint/sendlint/internal/summary"
 	"github.com/sendlint/sendlint/internal/streams"
 )
 
@@ -21,7 +21,7 @@ import (
 var Analyzer = &analysis.Analyzer{
 	Name:       "sendlintownership",
 	Doc:        "find the goroutines that send on each gRPC or connect stream",
-	Requires:   []*analysis.Analyzer{buildssa.Analyzer, directive.Analyzer},
+	Requires:   []*analysis.Analyzer{summary.Analyzer, directive.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
 	FactTypes:  []analysis.Fact{new(ParamUse)},
 	Run:        run,
@@ -205,7 +205,9 @@ func run(pass *analysis.Pass) (res any, err error) {
 	if inGOROOT(pass) {
 		return result, nil
 	}
-	input := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	// The summary builds the package's SSA once for every pass, and never
+	// for a GOROOT dependency, which go vet hands every fact producer.
+	input := pass.ResultOf[summary.Analyzer].(*summary.Result).SSA()
 	idx := pass.ResultOf[directive.Analyzer].(*directive.Index)
 	a := newPackage(pass, input, idx)
 	result.Marked, result.Unmatched = a.marked, a.unmatched

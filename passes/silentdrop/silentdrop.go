@@ -8,13 +8,14 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/buildssa"
+
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/sendlint/sendlint/internal/analyzerdoc"
 	"github.com/sendlint/sendlint/internal/chans"
 	"github.com/sendlint/sendlint/internal/flow"
 	"github.com/sendlint/sendlint/internal/report"
+	"github.com/sendlint/sendlint/internal/summary"
 )
 
 //go:embed doc.go
@@ -26,7 +27,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "silentdrop",
 	Doc:      analyzerdoc.MustExtract(doc, "silentdrop"),
 	URL:      "https://pkg.go.dev/github.com/sendlint/sendlint/passes/silentdrop",
-	Requires: append([]*analysis.Analyzer{buildssa.Analyzer}, report.Requires...),
+	Requires: append([]*analysis.Analyzer{summary.Analyzer}, report.Requires...),
 	Run:      run,
 }
 
@@ -44,7 +45,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	input := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	input := pass.ResultOf[summary.Analyzer].(*summary.Result).SSA() // shared with the other passes
 	c := &checker{
 		pass:    pass,
 		pkg:     input.Pkg,

@@ -6,7 +6,7 @@ import (
 	"go/token"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/buildssa"
+
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/sendlint/sendlint/internal/analyzerdoc"
@@ -23,7 +23,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "singlesender",
 	Doc:      analyzerdoc.MustExtract(doc, "singlesender"),
 	URL:      "https://pkg.go.dev/github.com/sendlint/sendlint/passes/singlesender",
-	Requires: append([]*analysis.Analyzer{buildssa.Analyzer, ownership.Analyzer}, report.Requires...),
+	Requires: append([]*analysis.Analyzer{ownership.Analyzer}, report.Requires...),
 	Run:      run,
 }
 

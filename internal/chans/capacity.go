@@ -184,6 +184,9 @@ func ConstCap(mk *ssa.MakeChan) int {
 	return n
 }
 
+// ConstCapOK returns the capacity of mk and whether it is a constant.
+func ConstCapOK(mk *ssa.MakeChan) (int, bool) { return constCap(mk) }
+
 // constCap returns the capacity of mk when it is a constant.
 func constCap(mk *ssa.MakeChan) (int, bool) {
 	c, ok := mk.Size.(*ssa.Const)

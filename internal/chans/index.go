@@ -34,8 +34,10 @@ type Index struct {
 	recvFields map[*types.Var][]Site
 	recvGlobs  map[*ssa.Global][]Site
 
-	sends    []*ssa.Send   // every plain send in the package
-	sendSels []*ssa.Select // every select with a send case
+	sends    []*ssa.Send              // every plain send in the package
+	inserts  map[any][]*ssa.MapUpdate // m[k] = v, by the map's field or global
+	deletes  map[any][]*ssa.Call      // delete(m, k), by the map's field or global
+	sendSels []*ssa.Select            // every select with a send case
 	oneShot  map[*types.Var]bool
 }
 
@@ -51,6 +53,8 @@ func NewIndex(pkg *ssa.Package, funcs []*ssa.Function) *Index {
 		uses:       make(map[*ssa.MakeChan]*Uses),
 		loops:      make(map[*ssa.Function]*flow.Loops),
 		invoked:    make(map[string]bool),
+		inserts:    make(map[any][]*ssa.MapUpdate),
+		deletes:    make(map[any][]*ssa.Call),
 		bound:      make(map[types.Object]bool),
 	}
 	for _, fn := range funcs {
@@ -82,6 +86,16 @@ func (x *Index) add(instr ssa.Instruction) {
 		}
 	case *ssa.Send:
 		x.sends = append(x.sends, instr)
+	case *ssa.MapUpdate:
+		if m := registry(instr.Map); m != nil {
+			x.inserts[m] = append(x.inserts[m], instr)
+		}
+	case *ssa.Call:
+		if b, ok := instr.Call.Value.(*ssa.Builtin); ok && b.Name() == "delete" {
+			if m := registry(instr.Call.Args[0]); m != nil {
+				x.deletes[m] = append(x.deletes[m], instr)
+			}
+		}
 	case *ssa.Select:
 		sends := false
 		for i, st := range instr.States {

@@ -12,8 +12,8 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/sendlint/sendlint/internal/directive"
-	"github.com/sendlint/sendlint/internal/summary"
 	"github.com/sendlint/sendlint/internal/streams"
+	"github.com/sendlint/sendlint/internal/summary"
 )
 
 // Analyzer computes the senders of each stream of a package and exports

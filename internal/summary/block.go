@@ -81,7 +81,7 @@ func (r *Result) Func(fn *ssa.Function) *Blocking {
 func (r *Result) instr(instr ssa.Instruction) *Blocking {
 	switch in := instr.(type) {
 	case *ssa.Send:
-		if r.chanBlocks(in, -1, in.Chan) && !r.chanIndex().FreshField(in) {
+		if r.chanBlocks(in, -1, in.Chan) {
 			return &Blocking{Kind: ChanSend, Op: "send on " + r.source().chanAt(in.Pos()), At: in.Pos(), OpPos: in.Pos(),
 				Param: r.paramChan(in.Chan, in.Parent()), OpPkg: r.pkg.Path()}
 		}

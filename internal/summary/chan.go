@@ -4,53 +4,14 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
-
-	"github.com/sendlint/sendlint/internal/chans"
 )
 
 // chanBlocks reports whether the send at instr (select state, or -1) on ch
-// can block. It cannot when it puts back a token its function took from
-// the same channel, when it follows a non-blocking receive from the same
-// channel that made room for it (keep-the-latest-value), when it puts a
-// token back into a semaphore filled where it was made, when its channel
-// is sent on once and closed (chans.OneShot), or when every channel it may send on was made in this
-// package with room for every send (the capacity rule baresend uses). A
-// nil channel is not counted: code guards such sends.
+// can block: it can unless the channel knowledge shared with baresend
+// proves otherwise (chans.NeverBlocks: the capacity rule, tokens, reply
+// slots, one-shot channels).
 func (r *Result) chanBlocks(instr ssa.Instruction, state int, ch ssa.Value) bool {
-	if chans.Refills(instr, ch) || chans.MadeRoom(instr, ch) {
-		return false
-	}
-	idx := r.chanIndex()
-	origins := idx.Origins(ch)
-	if len(origins) == 0 {
-		return true
-	}
-	for _, o := range origins {
-		switch o.Kind {
-		case chans.Nil:
-		case chans.Field:
-			if !idx.TokenPool(o.Field) && !idx.OneShot(o.Field) {
-				return true
-			}
-		case chans.Made:
-			if !r.covered(idx, o.Make, instr, state) {
-				return true
-			}
-		default:
-			return true
-		}
-	}
-	return false
-}
-
-func (r *Result) covered(idx *chans.Index, mk *ssa.MakeChan, instr ssa.Instruction, state int) bool {
-	u := idx.Uses(mk)
-	for _, s := range u.Sends {
-		if s.Instr == instr && s.State == state {
-			return idx.Covered(u, s)
-		}
-	}
-	return false
+	return !r.chanIndex().NeverBlocks(instr, state, ch)
 }
 
 // selectBlocks reports a select that waits while it cannot send: it has no

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -47,42 +48,31 @@ func (c *checker) chanDesc(pos token.Pos, ch ssa.Value, v verdict) string {
 	return fmt.Sprintf("%s (%s)", c.exprString(pos, ch), desc)
 }
 
-// capsOf describes the capacities of the make sites: "cap 1000", or "cap 1,
-// 100 or 1000" when several makes feed one field.
+// capsOf describes the capacities of the make sites: "cap 1000",
+// "unbuffered", or "cap 1, 100 or 1000" when several makes feed one field.
 func capsOf(makes []*ssa.MakeChan) string {
-	var caps []string
+	var caps []int
 	for _, mk := range makes {
-		s := chans.CapString(mk)
-		if s == "" {
+		n, ok := chans.ConstCapOK(mk)
+		if !ok {
 			return ""
 		}
-		s = strings.TrimPrefix(s, "cap ")
-		if !slices.Contains(caps, s) {
-			caps = append(caps, s)
+		if !slices.Contains(caps, n) {
+			caps = append(caps, n)
 		}
 	}
-	switch len(caps) {
-	case 0:
+	slices.Sort(caps)
+	switch {
+	case len(caps) == 0:
 		return ""
-	case 1:
-		if caps[0] == "unbuffered" {
-			return caps[0]
-		}
-		return "cap " + caps[0]
+	case len(caps) == 1 && caps[0] == 0:
+		return "unbuffered"
 	}
-	slices.SortFunc(caps, compareCaps)
-	return "cap " + joinNames(caps)
-}
-
-// compareCaps orders "unbuffered" first, then by number.
-func compareCaps(a, b string) int {
-	if len(a) != len(b) {
-		if a == "unbuffered" || b == "unbuffered" {
-			return strings.Compare(b, a)
-		}
-		return len(a) - len(b)
+	names := make([]string, len(caps))
+	for i, n := range caps {
+		names[i] = strconv.Itoa(n)
 	}
-	return strings.Compare(a, b)
+	return "cap " + joinNames(names)
 }
 
 func capSuffix(mk *ssa.MakeChan) string {

@@ -25,8 +25,8 @@ const noWayOut = "no liveness case (ctx.Done(), a stop channel) lets it give up"
 // instr, on channel ch, can block forever. A channel with several origins
 // blocks when any of them does.
 func (c *checker) sendVerdict(instr ssa.Instruction, state int, ch ssa.Value) verdict {
-	if chans.Refills(instr, ch) {
-		return verdict{}
+	if c.idx.NeverBlocks(instr, state, ch) {
+		return verdict{} // no receiver can make it wait: see chans.NeverBlocks
 	}
 	for _, o := range c.idx.Origins(ch) {
 		if v := c.originVerdict(o, instr, state, ch); v.blocks {

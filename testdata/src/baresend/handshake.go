@@ -40,3 +40,45 @@ func (c *call) wait(ctx context.Context) error {
 }
 
 func newCall() *call { return &call{done: make(chan error)} }
+
+// conn answers requests through one-shot reply slots: each request gets a
+// fresh channel with room for its answer, taken out of the registry before
+// it is answered.
+type conn struct {
+	pending map[int]chan string
+	calls   map[int]*request
+}
+
+// request is one call waiting for its answer.
+type request struct{ reply chan error }
+
+func (c *conn) register(id int) chan string {
+	slot := make(chan string, 1)
+	c.pending[id] = slot
+	return slot
+}
+
+func (c *conn) answerOK(id int, res string) {
+	slot, ok := c.pending[id]
+	delete(c.pending, id)
+	if ok {
+		slot <- res // ok: a fresh slot with room, answered once
+	}
+}
+
+func (c *conn) answerKeptBad(id int, res string) {
+	slot := c.pending[id]
+	slot <- res // want `send on slot \(chan string\) can block forever`
+}
+
+func (c *conn) start(id int) *request {
+	r := &request{reply: make(chan error, 1)}
+	c.calls[id] = r
+	return r
+}
+
+func (c *conn) finishOK(id int, err error) {
+	r := c.calls[id]
+	delete(c.calls, id)
+	r.reply <- err // ok: the request's own slot, taken out of the registry first
+}

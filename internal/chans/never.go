@@ -1,0 +1,81 @@
+package chans
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// NeverBlocks reports whether the send at instr (select state, or -1) on ch
+// provably cannot block, whoever receives: it is the one answer baresend,
+// lockedsend and silentdrop share. A send cannot block when
+//
+//   - it puts back a token its function took from the same channel
+//     (Refills), or follows a non-blocking receive that made room for it
+//     (MadeRoom);
+//   - it answers through a registry of one-shot reply slots (ReplySlot);
+//   - it fills a fresh struct's channel before anyone else sees it
+//     (FreshField);
+//   - every channel it may send on is a semaphore filled where it was made
+//     (TokenPool), a one-shot channel sent on once and closed (OneShot), or
+//     a channel made in this package with room for every send (Covered).
+//
+// The nil channel is not counted against a send: code guards such sends
+// (if ch != nil { ch <- v }).
+func (x *Index) NeverBlocks(instr ssa.Instruction, state int, ch ssa.Value) bool {
+	if Refills(instr, ch) || MadeRoom(instr, ch) || x.ReplySlot(instr, ch) {
+		return true
+	}
+	if send, ok := instr.(*ssa.Send); ok && x.FreshField(send) {
+		return true
+	}
+	origins := x.Origins(ch)
+	if len(origins) == 0 {
+		return false
+	}
+	for _, o := range origins {
+		switch o.Kind {
+		case Nil:
+		case Field:
+			if !x.TokenPool(o.Field) && !x.OneShot(o.Field) {
+				return false
+			}
+		case Made:
+			if !x.coveredAt(o.Make, instr, state) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// coveredAt applies the capacity rule to the send at instr on a channel
+// made by mk.
+func (x *Index) coveredAt(mk *ssa.MakeChan, instr ssa.Instruction, state int) bool {
+	u := x.Uses(mk)
+	for _, s := range u.Sends {
+		if s.Instr == instr && s.State == state {
+			return x.Covered(u, s)
+		}
+	}
+	return false
+}
+
+// sendsOnField calls f for every send and select send case of the package
+// whose channel is loaded from field.
+func (x *Index) sendsOnField(field *types.Var, f func(instr ssa.Instruction, ch ssa.Value)) {
+	for _, send := range x.sends {
+		if x.fromField(send.Chan, field) {
+			f(send, send.Chan)
+		}
+	}
+	for _, sel := range x.sendSels {
+		for _, st := range sel.States {
+			if st.Dir == types.SendOnly && x.fromField(st.Chan, field) {
+				f(sel, st.Chan)
+			}
+		}
+	}
+}

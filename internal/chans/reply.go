@@ -1,0 +1,193 @@
+package chans
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// ReplySlot reports whether the send at instr on ch answers a request
+// through a registry of one-shot reply slots, so that it cannot block:
+//
+//	req := make(chan result, 1)    // a fresh slot per request
+//	s.pending[id] = req
+//	...
+//	req, ok := s.pending[id]       // the answering side
+//	delete(s.pending, id)
+//	req <- res                     // cannot block
+//
+// The slot is taken out of the registry before the send, so no one else
+// answers it, and every slot put into the registry is a channel made for
+// that insertion with room for a value. The same holds for a slot that is
+// a field of a request struct made with it, looked up and deleted the same
+// way (c := s.calls[id]; delete(s.calls, id); c.done <- err).
+//
+// The registry must be a map held in an unexported field or global, so
+// that every insertion is in this package. A per-client channel registered
+// once per request (the router's shared tr.responses) is not a fresh slot,
+// and stays an ordinary send.
+func (x *Index) ReplySlot(instr ssa.Instruction, ch ssa.Value) bool {
+	lookup, field := slotLookup(ch)
+	if lookup == nil {
+		return false
+	}
+	m := registry(lookup.X)
+	if m == nil || !x.deletedBefore(m, lookup.Index, instr) {
+		return false
+	}
+	inserts := x.inserts[m]
+	if len(inserts) == 0 {
+		return false
+	}
+	for _, ins := range inserts {
+		if !x.freshSlot(ins, field) {
+			return false
+		}
+	}
+	return field == nil || x.onlyAnsweredOnce(m, field)
+}
+
+// onlyAnsweredOnce reports whether every send on field in the package
+// answers a request taken out of registry m: then each request struct's
+// slot receives one value.
+func (x *Index) onlyAnsweredOnce(m any, field *types.Var) bool {
+	ok := true
+	x.sendsOnField(field, func(instr ssa.Instruction, ch ssa.Value) {
+		lookup, f := slotLookup(ch)
+		if lookup == nil || f != field || registry(lookup.X) != m || !x.deletedBefore(m, lookup.Index, instr) {
+			ok = false
+		}
+	})
+	return ok
+}
+
+// slotLookup finds the map lookup a reply channel comes from: the value of
+// m[k] itself, or field f of the struct m[k] points to.
+func slotLookup(ch ssa.Value) (*ssa.Lookup, *types.Var) {
+	var field *types.Var
+	if load, ok := ch.(*ssa.UnOp); ok && load.Op == token.MUL {
+		fa, ok := load.X.(*ssa.FieldAddr)
+		if !ok {
+			return nil, nil
+		}
+		field, ch = FieldOf(fa.X.Type(), fa.Field, true), fa.X
+		if field == nil {
+			return nil, nil
+		}
+	}
+	if e, ok := ch.(*ssa.Extract); ok && e.Index == 0 {
+		ch = e.Tuple
+	}
+	lookup, ok := ch.(*ssa.Lookup)
+	if !ok {
+		return nil, nil
+	}
+	return lookup, field
+}
+
+// registry identifies a map by where it is held: an unexported struct field
+// or package-level variable. Other maps have no identity across functions.
+func registry(m ssa.Value) any {
+	load, ok := m.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil
+	}
+	switch addr := load.X.(type) {
+	case *ssa.FieldAddr:
+		if f := FieldOf(addr.X.Type(), addr.Field, true); f != nil && !f.Exported() {
+			return f
+		}
+	case *ssa.Global:
+		if !addr.Object().Exported() {
+			return addr.Object()
+		}
+	}
+	return nil
+}
+
+// deletedBefore reports whether instr's function deletes key from registry
+// m on every path to instr.
+func (x *Index) deletedBefore(m any, key ssa.Value, instr ssa.Instruction) bool {
+	for _, d := range x.deletes[m] {
+		if d.Parent() == instr.Parent() && SameValue(d.Call.Args[1], key) && before(d, instr) {
+			return true
+		}
+	}
+	return false
+}
+
+// before reports whether a runs on every path to b, earlier.
+func before(a, b ssa.Instruction) bool {
+	if a.Block() != b.Block() {
+		return a.Block().Dominates(b.Block())
+	}
+	for _, instr := range a.Block().Instrs {
+		switch instr {
+		case a:
+			return true
+		case b:
+			return false
+		}
+	}
+	return false
+}
+
+// freshSlot reports whether an insertion stores a slot made for it: the
+// inserted channel (or, for field, the struct whose field is the channel)
+// is made in the inserting function, once per insertion, with a constant
+// capacity of at least 1, and nothing in the package sends on it directly.
+func (x *Index) freshSlot(ins *ssa.MapUpdate, field *types.Var) bool {
+	var makes []*ssa.MakeChan
+	if field == nil {
+		for _, o := range x.Origins(ins.Value) {
+			if o.Kind != Made {
+				return false
+			}
+			makes = append(makes, o.Make)
+		}
+	} else {
+		var ok bool
+		if makes, ok = x.structSlot(ins.Value, field); !ok {
+			return false
+		}
+	}
+	for _, mk := range makes {
+		if n, ok := constCap(mk); !ok || n < 1 || mk.Parent() != ins.Parent() {
+			return false
+		}
+		if x.Loops(mk.Parent()).RepeatsWithout(ins.Block(), mk.Block()) || len(x.Uses(mk).Sends) > 0 {
+			return false
+		}
+	}
+	return len(makes) > 0
+}
+
+// structSlot finds the channels stored into field of a struct allocated in
+// the inserting function: &call{done: make(chan error, 1)}.
+func (x *Index) structSlot(v ssa.Value, field *types.Var) ([]*ssa.MakeChan, bool) {
+	alloc, ok := v.(*ssa.Alloc)
+	if !ok {
+		return nil, false
+	}
+	var makes []*ssa.MakeChan
+	for _, ref := range *alloc.Referrers() {
+		fa, ok := ref.(*ssa.FieldAddr)
+		if !ok || FieldOf(fa.X.Type(), fa.Field, true) != field {
+			continue
+		}
+		for _, ref := range *fa.Referrers() {
+			st, ok := ref.(*ssa.Store)
+			if !ok || st.Addr != fa {
+				continue
+			}
+			for _, o := range x.Origins(st.Val) {
+				if o.Kind != Made {
+					return nil, false
+				}
+				makes = append(makes, o.Make)
+			}
+		}
+	}
+	return makes, len(makes) > 0
+}

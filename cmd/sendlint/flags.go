@@ -78,7 +78,7 @@ func parseFlags(analyzers []*analysis.Analyzer, args []string, stdout io.Writer)
 	fs.StringVar(&opts.format, "format", "text", "output `format`: "+strings.Join(formats, ", "))
 	fs.StringVar(&opts.baseline, "baseline", "", "report only the findings the baseline `file` does not accept")
 	fs.StringVar(&opts.writeBaseline, "write-baseline", "", "record the current findings in `file` as accepted, and exit 0")
-	fs.BoolVar(&opts.test, "test", true, "also analyse test files")
+	fs.BoolVar(&opts.test, "test", false, "also report findings in test code (_test.go files and test-helper packages); test code is always analysed")
 	fs.BoolVar(&opts.fix, "fix", false, "apply suggested fixes")
 	fs.BoolVar(&opts.diff, "diff", false, "with -fix, print the fixes as a diff instead of applying them")
 	fs.StringVar(&opts.tags, "tags", "", "comma-separated build tags, as for go build")
@@ -112,6 +112,13 @@ func parseFlags(analyzers []*analysis.Analyzer, args []string, stdout io.Writer)
 			opts.forward = append(opts.forward, "-"+f.Name+"="+f.Value.String())
 		}
 	})
+	if opts.test {
+		// Each pass holds its own switch, so that go vet, golangci-lint and
+		// nogo can set it too; -test sets it for all of them.
+		for _, a := range analyzers {
+			opts.forward = append(opts.forward, "-"+a.Name+".tests=true")
+		}
+	}
 	opts.patterns = fs.Args()
 	if len(opts.patterns) == 0 {
 		opts.patterns = []string{"."}

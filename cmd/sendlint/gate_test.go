@@ -77,8 +77,8 @@ func parseSARIF(t *testing.T, data string) *sarifLog {
 }
 
 func TestSARIF(t *testing.T) {
-	text, _, _ := run(t, sendlint, "./replies", "./clean")
-	stdout, stderr, code := run(t, sendlint, "-format=sarif", "./replies", "./clean")
+	text, _, _ := run(t, sendlint, "-test", "./replies", "./clean")
+	stdout, stderr, code := run(t, sendlint, "-test", "-format=sarif", "./replies", "./clean")
 	if code != 3 {
 		t.Fatalf("-format=sarif: exit %d, want 3; stderr:\n%s", code, stderr)
 	}
@@ -211,11 +211,11 @@ func TestBaseline(t *testing.T) {
 	dir := demoCopy(t)
 	file := filepath.Join(dir, "replies", "replies.go")
 
-	_, stderr, code := runIn(t, dir, "-write-baseline=baseline.json", "./...")
+	_, stderr, code := runIn(t, dir, "-test", "-write-baseline=baseline.json", "./...")
 	if code != 0 || stderr != "sendlint: baseline baseline.json: 2 findings accepted\n" {
 		t.Fatalf("-write-baseline: exit %d, stderr %q", code, stderr)
 	}
-	stdout, stderr, code := runIn(t, dir, "-baseline=baseline.json", "./...")
+	stdout, stderr, code := runIn(t, dir, "-test", "-baseline=baseline.json", "./...")
 	if code != 0 || stdout != "" || stderr != "sendlint: baseline baseline.json: 2 accepted findings hidden\n" {
 		t.Fatalf("unchanged code against its baseline: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
@@ -227,7 +227,7 @@ func TestBaseline(t *testing.T) {
 		src = strings.Replace(src, "\tc.responses <- msg\n}", "\tc.responses  <-  msg // the reply\n}", 1)
 		return src + "\n// Broadcast replies to every client.\nfunc Broadcast(cs []*Client, msg string) {\n\tfor _, c := range cs {\n\t\tc.responses <- msg\n\t}\n}\n"
 	})
-	stdout, stderr, code = runIn(t, dir, "-baseline=baseline.json", "./...")
+	stdout, stderr, code = runIn(t, dir, "-test", "-baseline=baseline.json", "./...")
 	findings, _ := textFindings(stdout)
 	newSend := fmt.Sprintf("replies/replies.go:%d:15: send on c.responses", lineOf(t, file, "\t\tc.responses <- msg\n"))
 	if code != 3 || len(findings) != 1 || !strings.HasPrefix(findings[0], newSend) {
@@ -236,7 +236,7 @@ func TestBaseline(t *testing.T) {
 	if stderr != "sendlint: baseline baseline.json: 2 accepted findings hidden\n" {
 		t.Errorf("after moving lines: stderr %q", stderr)
 	}
-	stdout, _, code = runIn(t, dir, "-baseline=baseline.json", "-format=sarif", "./...")
+	stdout, _, code = runIn(t, dir, "-test", "-baseline=baseline.json", "-format=sarif", "./...")
 	if log := parseSARIF(t, stdout); code != 3 || len(log.Runs[0].Results) != 1 {
 		t.Errorf("-format=sarif with the baseline: exit %d, %d results, want 3 and 1", code, len(log.Runs[0].Results))
 	}
@@ -245,7 +245,7 @@ func TestBaseline(t *testing.T) {
 	editFile(t, filepath.Join(dir, "replies", "replies_test.go"), func(src string) string {
 		return strings.Replace(src, "\tc.responses <- \"from a test\"\n", "", 1)
 	})
-	_, stderr, _ = runIn(t, dir, "-baseline=baseline.json", "./...")
+	_, stderr, _ = runIn(t, dir, "-test", "-baseline=baseline.json", "./...")
 	want := "sendlint: baseline baseline.json: 1 accepted finding hidden; 1 accepted finding is no longer found (rewrite the baseline with -write-baseline to drop it)\n"
 	if stderr != want {
 		t.Errorf("after fixing an accepted finding: stderr\n%q\nwant\n%q", stderr, want)

@@ -63,8 +63,6 @@ func TestTextFindings(t *testing.T) {
 	want := []string{
 		replyFinding,
 		"\treplies/replies.go:15:32: channel made here (cap 8)",
-		"replies/replies_test.go:10:14: send on c.responses (chan string, cap 8) can block forever: no liveness case (ctx.Done(), a stop channel) lets it give up (baresend)",
-		"\treplies/replies.go:15:32: channel made here (cap 8)",
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("output:\n%s\nwant:\n%s", stdout, strings.Join(want, "\n"))
@@ -79,10 +77,16 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
-func TestNoTests(t *testing.T) {
-	stdout, _, code := run(t, sendlint, "-test=false", "./replies")
+// TestTestCode checks that findings in test files appear only with -test.
+func TestTestCode(t *testing.T) {
+	const inTest = "replies/replies_test.go:10:14: send on c.responses (chan string, cap 8) can block forever"
+	stdout, _, code := run(t, sendlint, "./replies")
 	if code != 3 || strings.Contains(stdout, "_test.go") || !strings.Contains(stdout, replyFinding) {
-		t.Errorf("-test=false: exit %d, output:\n%s", code, stdout)
+		t.Errorf("by default: exit %d, output:\n%s", code, stdout)
+	}
+	stdout, _, code = run(t, sendlint, "-test", "./replies")
+	if code != 3 || !strings.Contains(stdout, inTest) || !strings.Contains(stdout, replyFinding) {
+		t.Errorf("-test: exit %d, output:\n%s", code, stdout)
 	}
 }
 
@@ -105,7 +109,7 @@ func TestPassDisabled(t *testing.T) {
 }
 
 func TestJSON(t *testing.T) {
-	stdout, stderr, code := run(t, sendlint, "-json", "./replies")
+	stdout, stderr, code := run(t, sendlint, "-json", "-test", "./replies")
 	if code != 0 {
 		t.Fatalf("-json exits %d, want 0 as go vet does; stderr:\n%s", code, stderr)
 	}
@@ -134,7 +138,7 @@ func TestJSON(t *testing.T) {
 }
 
 func TestVetTool(t *testing.T) {
-	_, stderr, code := run(t, "go", "vet", "-vettool="+sendlint, "./replies")
+	_, stderr, code := run(t, "go", "vet", "-vettool="+sendlint, "-baresend.tests", "./replies")
 	if code == 0 {
 		t.Fatalf("go vet found nothing; stderr:\n%s", stderr)
 	}

@@ -15,13 +15,10 @@ import (
 	"github.com/sendlint/sendlint/internal/sarif"
 )
 
-// report filters the results through -test and -baseline, prints them in
+// report filters the results through -baseline, prints them in
 // the chosen format, and returns the exit code, which is the same in every
 // format: errors 1, findings 3, else 0 (-json: 0 with findings, as go vet).
 func report(analyzers []*analysis.Analyzer, res *results, opts *options, stdout, stderr io.Writer) int {
-	if !opts.test {
-		res.filterTests()
-	}
 	if opts.writeBaseline != "" {
 		return writeBaseline(res, opts, stderr)
 	}

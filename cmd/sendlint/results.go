@@ -100,13 +100,6 @@ func (res *results) sort() {
 	res.errors = slices.Compact(res.errors)
 }
 
-// filterTests drops findings in test files, for -test=false.
-func (res *results) filterTests() {
-	res.diags = slices.DeleteFunc(res.diags, func(d *diagnostic) bool {
-		return strings.HasSuffix(d.pos.File, "_test.go")
-	})
-}
-
 // findings returns the diagnostics in the form the output formats and the
 // baseline take.
 func (res *results) findings() []finding.Finding {

@@ -27,6 +27,7 @@ type Reporter struct {
 	ignores   []*directive.Ignore // those naming this pass
 	used      map[*directive.Ignore]bool
 	generated map[string]generated.Generator
+	tests     bool // report in test code too
 }
 
 // New returns the Reporter for pass. It fails when the package holds a
@@ -41,6 +42,7 @@ func New(pass *analysis.Pass) (*Reporter, error) {
 		pass:      pass,
 		used:      make(map[*directive.Ignore]bool),
 		generated: pass.ResultOf[generated.Analyzer].(map[string]generated.Generator),
+		tests:     reportsTests(&pass.Analyzer.Flags),
 	}
 	for _, ig := range idx.Ignores {
 		if ig.Names(pass.Analyzer.Name) {
@@ -50,11 +52,12 @@ func New(pass *analysis.Pass) (*Reporter, error) {
 	return r, nil
 }
 
-// Report forwards d unless it lies in a generated file or an ignore
-// directive on its line or the line above covers it.
+// Report forwards d unless it lies in a generated file, in test code (see
+// IsTestCode) when the pass's tests flag is off, or under an ignore
+// directive on its line or the line above.
 func (r *Reporter) Report(d analysis.Diagnostic) {
 	pos := r.pass.Fset.Position(d.Pos)
-	if _, ok := r.generated[pos.Filename]; ok {
+	if r.silent(pos.Filename) {
 		return
 	}
 	for _, ig := range r.ignores {
@@ -64,6 +67,14 @@ func (r *Reporter) Report(d analysis.Diagnostic) {
 		}
 	}
 	r.pass.Report(d)
+}
+
+// silent reports whether findings in file are not reported at all.
+func (r *Reporter) silent(file string) bool {
+	if _, ok := r.generated[file]; ok {
+		return true
+	}
+	return !r.tests && IsTestCode(file, r.pass.Pkg)
 }
 
 // Guard runs check and turns a panic inside it into a diagnostic at pos that
@@ -89,7 +100,7 @@ func (r *Reporter) Finish() {
 		if r.used[ig] {
 			continue
 		}
-		if _, ok := r.generated[ig.File]; ok {
+		if r.silent(ig.File) {
 			continue
 		}
 		r.pass.Report(analysis.Diagnostic{

@@ -42,5 +42,28 @@ var namer = &analysis.Analyzer{
 }
 
 func TestReporter(t *testing.T) {
-	analysistest.Run(t, fixturetest.Testdata(t, 2), namer, "reporttest", "reporttest/gen")
+	analysistest.Run(t, fixturetest.Testdata(t, 2), namer, "reporting", "reporting/gen")
 }
+
+func init() { report.TestsFlag(&namer.Flags) }
+
+// TestTestCode checks that test code is analysed but not reported, unless
+// the pass's tests flag asks for it.
+func TestTestCode(t *testing.T) {
+	testdata := fixturetest.Testdata(t, 2)
+	analysistest.Run(t, testdata, namer, "reporting/helpertest")
+	if err := namer.Flags.Set("tests", "true"); err != nil {
+		t.Fatal(err)
+	}
+	defer namer.Flags.Set("tests", "false")
+	var unexpected errorCount // the helper's function has no want comment
+	results := analysistest.Run(&unexpected, testdata, namer, "reporting/helpertest")
+	if n := len(results[0].Diagnostics); n != 1 || unexpected != 1 {
+		t.Errorf("with -tests, %d diagnostics in the helper package (%d unexpected), want 1", n, unexpected)
+	}
+}
+
+// errorCount counts the errors analysistest reports.
+type errorCount int
+
+func (c *errorCount) Errorf(string, ...any) { *c++ }

@@ -28,6 +28,8 @@ var Analyzer = &analysis.Analyzer{
 	Run:      run,
 }
 
+func init() { report.TestsFlag(&Analyzer.Flags) }
+
 // checker holds what one run needs.
 type checker struct {
 	pass  *analysis.Pass

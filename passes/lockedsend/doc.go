@@ -75,9 +75,10 @@
 //     never a send); the standard library, except sync.Once.Do and
 //     sync.Map.Range running a function that sends.
 //
-// Test files (_test.go) are not reported: a test holds a lock while it
-// signals a channel to order goroutines on purpose, and a test that stalls
-// fails on its timeout. Locks taken in a helper (func (s *S) lock()) are
+// Test code (_test.go files and test-helper packages) is analysed but not
+// reported unless -test or -lockedsend.tests is set: a test holds a lock
+// while it signals a channel to order goroutines on purpose, and a test
+// that stalls fails on its timeout. Locks taken in a helper (func (s *S) lock()) are
 // not tracked, nor is blocking I/O other than stream sends unless
 // configured.
 //

@@ -2,7 +2,6 @@ package lockedsend
 
 import (
 	_ "embed"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -29,6 +28,7 @@ func init() {
 	// -lockedsend.blocking and -lockedsend.streams set the summary's
 	// configuration, which it reads in every package, dependencies too.
 	summary.ShareFlags(&Analyzer.Flags)
+	report.TestsFlag(&Analyzer.Flags)
 }
 
 // checker holds what one run needs.
@@ -45,9 +45,6 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	c := &checker{pass: pass, rep: rep, sum: pass.ResultOf[summary.Analyzer].(*summary.Result)}
 	for _, fn := range c.sum.SSA().SrcFuncs {
-		if inTestFile(pass, fn) {
-			continue
-		}
 		rep.Guard(fn.String(), fn.Pos(), func() { c.checkFunc(fn) })
 	}
 	rep.Finish()
@@ -72,15 +69,4 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 		}
 		return true
 	})
-}
-
-// inTestFile reports whether fn is declared in a _test.go file. Tests hold
-// a lock while they signal a channel to order goroutines on purpose
-// (sync's own Cond tests do), and a test that stalls fails loudly on its
-// timeout instead of degrading a server in silence: the pass leaves them
-// alone. Functions of the package under test that tests call are still
-// checked where they are declared.
-func inTestFile(pass *analysis.Pass, fn *ssa.Function) bool {
-	f := pass.Fset.File(fn.Pos())
-	return f != nil && strings.HasSuffix(f.Name(), "_test.go")
 }

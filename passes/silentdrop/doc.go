@@ -135,8 +135,9 @@
 //
 // Test code: sends in _test.go files and in packages of test helpers
 // (a package named testutils, testutil, testing or ending in test, as
-// grpctest and httptest do). A test that needs a value it dropped fails
-// or hangs waiting for it, which is not silent.
+// grpctest and httptest do), unless -test or -silentdrop.tests is set. A
+// test that needs a value it dropped fails or hangs waiting for it, which
+// is not silent.
 //
 // The pass does not judge whether the trace is the right one (a debug log
 // for data that must not be lost), nor whether a caller acts on a returned

@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -30,6 +29,8 @@ var Analyzer = &analysis.Analyzer{
 	Requires: append([]*analysis.Analyzer{summary.Analyzer}, report.Requires...),
 	Run:      run,
 }
+
+func init() { report.TestsFlag(&Analyzer.Flags) }
 
 // checker holds what one run needs.
 type checker struct {
@@ -74,9 +75,6 @@ func selectStmts(files []*ast.File) map[token.Pos]*ast.SelectStmt {
 }
 
 func (c *checker) checkFunc(fn *ssa.Function) {
-	if c.inTest(fn) {
-		return
-	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if sel, ok := instr.(*ssa.Select); ok && !sel.Blocking {
@@ -84,23 +82,6 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 			}
 		}
 	}
-}
-
-// inTest reports whether fn is test code: declared in a _test.go file, or
-// in a package of test helpers (testutils, grpctest, httptest...). A test
-// that drops a value it needs fails or hangs waiting for it: the drop is
-// not silent, and a test's channels carry its own observations, not data.
-func (c *checker) inTest(fn *ssa.Function) bool {
-	if strings.HasSuffix(c.pass.Fset.Position(fn.Pos()).Filename, "_test.go") {
-		return true
-	}
-	name := c.pass.Pkg.Name()
-	for _, suffix := range []string{"test", "testutil", "testutils", "testing"} {
-		if strings.HasSuffix(name, suffix) {
-			return true
-		}
-	}
-	return false
 }
 
 // checkSelect judges a select with a default and at least one send case

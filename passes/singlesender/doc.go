@@ -118,6 +118,9 @@
 // receives through calls it cannot see into. A send made after the sender
 // goroutine has been joined is reported: the pass does not see the join.
 //
+// Test code (_test.go files and test-helper packages) is analysed but not
+// reported unless -test or -singlesender.tests is set.
+//
 // Mark the sender when the pass cannot see it start (a worker pool, a
 // framework callback):
 //

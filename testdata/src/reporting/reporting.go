@@ -1,8 +1,8 @@
-// Package reporttest exercises internal/report with a test analyzer that
+// Package reporting exercises internal/report with a test analyzer that
 // reports every function by name and panics on the one named explode.
-package reporttest
+package reporting
 
-func explode() {} // want `internal error: baresend failed on reporttest.explode: boom \(at .*report_test.go:\d+\); please report it`
+func explode() {} // want `internal error: baresend failed on reporting.explode: boom \(at .*report_test.go:\d+\); please report it`
 
 func fine() {} // want `function fine`
 

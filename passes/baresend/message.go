@@ -41,11 +41,20 @@ func (c *checker) exprString(pos token.Pos, ch ssa.Value) string {
 // chanDesc describes the channel of a send: "tr.responses (chan Response,
 // cap 1000)".
 func (c *checker) chanDesc(pos token.Pos, ch ssa.Value, v verdict) string {
-	desc := types.TypeString(ch.Type(), types.RelativeTo(c.pass.Pkg))
+	desc := types.TypeString(ch.Type(), c.qualifier)
 	if caps := capsOf(v.makes); caps != "" {
 		desc += ", " + caps
 	}
 	return fmt.Sprintf("%s (%s)", c.exprString(pos, ch), desc)
+}
+
+// qualifier names other packages by name, as source code does:
+// chan *etcdserverpb.WatchResponse, not its full import path.
+func (c *checker) qualifier(p *types.Package) string {
+	if p == c.pass.Pkg {
+		return ""
+	}
+	return p.Name()
 }
 
 // capsOf describes the capacities of the make sites: "cap 1000",

@@ -67,16 +67,18 @@ func (x *Index) afterEscape(u *Uses, instr ssa.Instruction) bool {
 const Many = 1 << 30
 
 // Count returns how many values the sites of u can send for one channel
-// made by u.Make, or Many. Sites are grouped by the run of a function that
-// holds them (the owner itself, or one start of a goroutine or helper); a
-// run counts the most sites one path through it executes, so sends on
-// mutually exclusive paths count once.
+// made by u.Make, or Many: the most that one path through the owner can
+// send. A send of the owner weighs one; a goroutine or helper it starts
+// weighs, at the instruction that starts it, the most sends one path
+// through that function makes. So sends on mutually exclusive paths count
+// once, whether the owner makes them or hands the work to a goroutine on
+// the other branch.
 func (x *Index) Count(u *Uses, sites []Site) int {
 	type run struct {
 		fn    *ssa.Function
 		start ssa.Instruction
 	}
-	runs := make(map[run]map[ssa.Instruction]bool)
+	runs := make(map[run]map[ssa.Instruction]int)
 	var order []run
 	for _, s := range sites {
 		if Refills(s.Instr, sentOn(s)) {
@@ -84,27 +86,25 @@ func (x *Index) Count(u *Uses, sites []Site) int {
 		}
 		r := run{s.Func, s.Start}
 		if runs[r] == nil {
-			runs[r] = make(map[ssa.Instruction]bool)
+			runs[r] = make(map[ssa.Instruction]int)
 			order = append(order, r)
 		}
-		runs[r][s.Instr] = true
+		runs[r][s.Instr] = 1
 	}
-	n := 0
+	owner := make(map[ssa.Instruction]int) // weights on the owner's instructions
 	for _, r := range order {
-		starts := 1
-		if r.start != nil {
-			starts = x.ownerTrips(u, r.start.Block())
-		}
-		trips := func(b *ssa.BasicBlock) int { return x.Loops(r.fn).Trips(b, nil, Many) }
 		if r.start == nil {
-			trips = func(b *ssa.BasicBlock) int { return x.ownerTrips(u, b) }
+			for instr, w := range runs[r] {
+				owner[instr] += w
+			}
+			continue
 		}
-		n += starts * flow.MaxCount(r.fn, runs[r], trips, Many)
-		if n >= Many {
-			return Many
-		}
+		loops := x.Loops(r.fn)
+		trips := func(b *ssa.BasicBlock) int { return loops.Trips(b, nil, Many) }
+		owner[r.start] = min(owner[r.start]+flow.MaxCount(r.fn, runs[r], trips, Many), Many)
 	}
-	return n
+	trips := func(b *ssa.BasicBlock) int { return x.ownerTrips(u, b) }
+	return flow.MaxCount(u.Owner(), owner, trips, Many)
 }
 
 // sentOn returns the channel a send site sends on.

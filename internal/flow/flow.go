@@ -367,10 +367,11 @@ func MinCount(from *ssa.BasicBlock, start int, instrs map[ssa.Instruction]bool, 
 	}
 }
 
-// MaxCount returns the most counted instructions a single run of fn can
-// execute, each weighted by how often its block runs (trips), or many.
-// Three mutually exclusive sends on three error paths count as one.
-func MaxCount(fn *ssa.Function, instrs map[ssa.Instruction]bool, trips func(*ssa.BasicBlock) int, many int) int {
+// MaxCount returns the largest total weight of the instructions a single
+// run of fn can execute, each weighted by weights and by how often its
+// block runs (trips), or many. Three mutually exclusive sends on three
+// error paths count as one.
+func MaxCount(fn *ssa.Function, weights map[ssa.Instruction]int, trips func(*ssa.BasicBlock) int, many int) int {
 	memo := make(map[*ssa.BasicBlock]int)
 	var longest func(b *ssa.BasicBlock) int
 	longest = func(b *ssa.BasicBlock) int {
@@ -380,8 +381,8 @@ func MaxCount(fn *ssa.Function, instrs map[ssa.Instruction]bool, trips func(*ssa
 		memo[b] = 0 // back edges contribute nothing: loops are counted by trips
 		here := 0
 		for _, instr := range b.Instrs {
-			if instrs[instr] {
-				here += trips(b)
+			if w := weights[instr]; w > 0 {
+				here += min(w*trips(b), many)
 			}
 		}
 		best := 0

@@ -32,13 +32,13 @@ func build(t *testing.T, src, name string) *ssa.Function {
 	return fn
 }
 
-// sends returns the send instructions of fn, in block order.
-func sends(fn *ssa.Function) map[ssa.Instruction]bool {
-	out := map[ssa.Instruction]bool{}
+// sends weighs each send instruction of fn one.
+func sends(fn *ssa.Function) map[ssa.Instruction]int {
+	out := map[ssa.Instruction]int{}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if s, ok := instr.(*ssa.Send); ok {
-				out[s] = true
+				out[s] = 1
 			}
 		}
 	}

@@ -67,3 +67,30 @@ func handleOneValueOK(s stream) {
 	}()
 	out <- Response{} // ok: one value, one receive on every path
 }
+
+func transfer(target string, doneCh chan<- error) {
+	if target == "" {
+		doneCh <- context.Canceled // ok: one value on every path, into a buffer of one
+		return
+	}
+	doneCh <- nil // ok: as above
+}
+
+// handOffOK either answers the request itself or hands it to a goroutine
+// that answers it: one value either way, and the waiter takes one.
+func handOffOK(ctx context.Context, target string) {
+	doneCh := make(chan error, 1)
+	go func() {
+		select {
+		case <-ctx.Done():
+			<-doneCh
+		case err := <-doneCh:
+			_ = err
+		}
+	}()
+	if target == "self" {
+		doneCh <- nil // ok: this path starts no other sender
+		return
+	}
+	go transfer(target, doneCh)
+}

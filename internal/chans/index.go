@@ -24,6 +24,8 @@ type Index struct {
 	calls      map[*ssa.Function][]ssa.CallInstruction
 	escaped    map[*ssa.Function]bool // used other than as a callee: callers unknown
 	fieldVals  map[*types.Var][]ssa.Value
+	fieldSts   map[*types.Var][]*ssa.Store
+	resultSlot map[*types.Var]bool
 	globalVals map[*ssa.Global][]ssa.Value
 	recvs      []Site                // every receive in the package, Func and Instr set
 	invoked    map[string]bool       // names of methods called through interfaces
@@ -49,6 +51,8 @@ func NewIndex(pkg *ssa.Package, funcs []*ssa.Function) *Index {
 		calls:      make(map[*ssa.Function][]ssa.CallInstruction),
 		escaped:    make(map[*ssa.Function]bool),
 		fieldVals:  make(map[*types.Var][]ssa.Value),
+		fieldSts:   make(map[*types.Var][]*ssa.Store),
+		resultSlot: make(map[*types.Var]bool),
 		globalVals: make(map[*ssa.Global][]ssa.Value),
 		uses:       make(map[*ssa.MakeChan]*Uses),
 		loops:      make(map[*ssa.Function]*flow.Loops),
@@ -76,6 +80,7 @@ func (x *Index) add(instr ssa.Instruction) {
 		case *ssa.FieldAddr:
 			if f := FieldOf(addr.X.Type(), addr.Field, true); f != nil {
 				x.fieldVals[f] = append(x.fieldVals[f], instr.Val)
+				x.fieldSts[f] = append(x.fieldSts[f], instr)
 			}
 		case *ssa.Global:
 			x.globalVals[addr] = append(x.globalVals[addr], instr.Val)

@@ -191,3 +191,156 @@ func (x *Index) structSlot(v ssa.Value, field *types.Var) ([]*ssa.MakeChan, bool
 	}
 	return makes, len(makes) > 0
 }
+
+// ResultSlot reports whether field f holds a result slot: a channel made
+// together with each object that holds it, with room for a value, and sent
+// on at most once per object, as each send shows by guarding itself: it
+// sets a flag it checked first, clears the field after sending, or closes
+// the channel after sending. The one value fits whoever is left to read
+// it:
+//
+//	w := &response{closeNotifyCh: make(chan bool, 1)}
+//	func (w *response) closeNotify() {
+//		if w.closeNotifyTriggered {
+//			return
+//		}
+//		w.closeNotifyTriggered = true
+//		w.closeNotifyCh <- true          // cannot block
+//	}
+//
+// A per-client queue is made once per client and carries many values: a
+// make in another function than the store (the router's feedbackChan,
+// stored into each request), a send in a loop, or a send with no guard
+// keeps it an ordinary channel.
+func (x *Index) ResultSlot(f *types.Var) bool {
+	if v, ok := x.resultSlot[f]; ok {
+		return v
+	}
+	x.resultSlot[f] = false // a guard while origins are followed
+	v := f != nil && !f.Exported() && x.freshPerObject(f) && x.sentOncePerObject(f)
+	x.resultSlot[f] = v
+	return v
+}
+
+// freshPerObject reports whether every store into f stores a buffered
+// channel made by the storing function for that store alone.
+func (x *Index) freshPerObject(f *types.Var) bool {
+	stores := x.fieldSts[f]
+	for _, st := range stores {
+		if c, ok := st.Val.(*ssa.Const); ok && c.IsNil() {
+			continue // clearing the field after its one value
+		}
+		origins := x.Origins(st.Val)
+		if len(origins) == 0 {
+			return false
+		}
+		for _, o := range origins {
+			if o.Kind != Made || o.Make.Parent() != st.Parent() {
+				return false
+			}
+			if n, ok := constCap(o.Make); !ok || n < 1 {
+				return false
+			}
+			if x.Loops(st.Parent()).RepeatsWithout(st.Block(), o.Make.Block()) {
+				return false
+			}
+		}
+	}
+	return len(stores) > 0
+}
+
+// sentOncePerObject reports whether every send on f is a plain send, in no
+// loop, that guards itself against a second send on the same object.
+func (x *Index) sentOncePerObject(f *types.Var) bool {
+	once := true
+	x.sendsOnField(f, func(instr ssa.Instruction, _ ssa.Value) {
+		send, ok := instr.(*ssa.Send)
+		if !ok || x.Loops(send.Parent()).InLoop(send.Block()) || !guardedOnce(send, f) {
+			once = false
+		}
+	})
+	return once
+}
+
+// guardedOnce reports whether a send on field f of some object cannot run
+// twice for that object: it closes the channel or sets the field to nil
+// after the send, or it runs after setting a bool field of the same object
+// that the function reads before setting it (if o.done { return };
+// o.done = true).
+func guardedOnce(send *ssa.Send, f *types.Var) bool {
+	base, ok := fieldBase(send.Chan, f)
+	if !ok {
+		return false
+	}
+	return closedAfter(send) || clearedAfter(send, base, f) || flagged(send, base)
+}
+
+// fieldBase returns o for a channel loaded as o.f.
+func fieldBase(ch ssa.Value, f *types.Var) (ssa.Value, bool) {
+	load, ok := ch.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil, false
+	}
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok || FieldOf(fa.X.Type(), fa.Field, true) != f {
+		return nil, false
+	}
+	return fa.X, true
+}
+
+// clearedAfter reports whether send's block stores nil into o.f after it.
+func clearedAfter(send *ssa.Send, base ssa.Value, f *types.Var) bool {
+	after := false
+	for _, instr := range send.Block().Instrs {
+		if instr == send {
+			after = true
+			continue
+		}
+		st, ok := instr.(*ssa.Store)
+		if !after || !ok {
+			continue
+		}
+		fa, ok := st.Addr.(*ssa.FieldAddr)
+		if c, isConst := st.Val.(*ssa.Const); ok && isConst && c.IsNil() && FieldOf(fa.X.Type(), fa.Field, true) == f && SameValue(fa.X, base) {
+			return true
+		}
+	}
+	return false
+}
+
+// flagged reports whether, on every path to send, its function stores true
+// into a bool field of base that it loaded before: the once-flag idiom.
+func flagged(send *ssa.Send, base ssa.Value) bool {
+	for _, b := range send.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok || !before(st, send) {
+				continue
+			}
+			fa, ok := st.Addr.(*ssa.FieldAddr)
+			if c, isConst := st.Val.(*ssa.Const); !ok || !isConst || c.Value == nil || c.Value.String() != "true" || !SameValue(fa.X, base) {
+				continue
+			}
+			if loadedBefore(fa, st) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// loadedBefore reports whether the field at fa is read on every path to st.
+func loadedBefore(fa *ssa.FieldAddr, st *ssa.Store) bool {
+	for _, b := range st.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			load, ok := instr.(*ssa.UnOp)
+			if !ok || load.Op != token.MUL || !before(load, st) {
+				continue
+			}
+			if other, ok := load.X.(*ssa.FieldAddr); ok && other.Field == fa.Field && SameValue(other.X, fa.X) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -82,3 +82,35 @@ func (c *conn) finishOK(id int, err error) {
 	delete(c.calls, id)
 	r.reply <- err // ok: the request's own slot, taken out of the registry first
 }
+
+// notifier tells its one watcher that the connection closed, once.
+type notifier struct {
+	closed    bool
+	closedCh  chan bool
+	verdictCh chan bool
+	eventCh   chan bool
+}
+
+func newNotifier() *notifier {
+	return &notifier{closedCh: make(chan bool, 1), verdictCh: make(chan bool, 1), eventCh: make(chan bool, 1)}
+}
+
+func (n *notifier) closeOnceOK() {
+	if n.closed {
+		return
+	}
+	n.closed = true
+	n.closedCh <- true // ok: the flag lets one value into the slot made for it
+}
+
+func (n *notifier) verdictOnceOK(v bool) {
+	if n.verdictCh == nil {
+		return
+	}
+	n.verdictCh <- v // ok: the field is cleared after the one value
+	n.verdictCh = nil
+}
+
+func (n *notifier) eventBad() {
+	n.eventCh <- true // want `send on n.eventCh \(chan bool, cap 1\) can block forever`
+}

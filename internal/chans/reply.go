@@ -222,6 +222,30 @@ func (x *Index) ResultSlot(f *types.Var) bool {
 	return v
 }
 
+// SingleValue reports whether field f looks like a result slot to a reader
+// that may leave: a channel with room for exactly one value, made with each
+// object that holds it, and sent on only outside loops. Unlike ResultSlot
+// it does not ask each send to guard itself, so a method that sends every
+// time it is called passes too; baresend accepts that, since a reader that
+// has left leaves the one value in the buffer, and lockedsend does not.
+func (x *Index) SingleValue(f *types.Var) bool {
+	if f == nil || f.Exported() || !x.freshPerObject(f) {
+		return false
+	}
+	for _, mk := range x.FieldMakes(f) {
+		if n, _ := constCap(mk); n != 1 {
+			return false
+		}
+	}
+	outside := true
+	x.sendsOnField(f, func(instr ssa.Instruction, _ ssa.Value) {
+		if x.Loops(instr.Parent()).InLoop(instr.Block()) {
+			outside = false
+		}
+	})
+	return outside
+}
+
 // freshPerObject reports whether every store into f stores a buffered
 // channel made by the storing function for that store alone.
 func (x *Index) freshPerObject(f *types.Var) bool {

@@ -43,7 +43,10 @@
 //     another live case, after which it can return) is named in the report;
 //     when every receiver is visible and each waits with a plain receive,
 //     the send is one half of a handshake whose other half is waiting, and
-//     is not reported;
+//     is not reported. Nor is a result slot: a field whose channel has room
+//     for exactly one value, is made with each object that holds it, and is
+//     sent on outside loops (a done, error or final-response channel), nor
+//     a reply slot taken out of a registry map before it is answered;
 //   - a send in the body of a select case (the select may have a default: the
 //     send inside the case is still bare);
 //   - a blocking select whose cases are all sends;

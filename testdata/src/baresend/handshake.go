@@ -111,6 +111,17 @@ func (n *notifier) verdictOnceOK(v bool) {
 	n.verdictCh = nil
 }
 
-func (n *notifier) eventBad() {
-	n.eventCh <- true // want `send on n.eventCh \(chan bool, cap 1\) can block forever`
+func (n *notifier) eventOnceOK() {
+	n.eventCh <- true // ok: one value per notifier fits the slot made with it
+}
+
+// feed is a per-client queue: its channel carries many values.
+type feed struct{ out chan int }
+
+func newFeed() *feed { return &feed{out: make(chan int, 1)} }
+
+func (f *feed) publishAllBad(vs []int) {
+	for _, v := range vs {
+		f.out <- v // want `send on f.out \(chan int, cap 1\) can block forever`
+	}
 }

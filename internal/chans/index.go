@@ -25,7 +25,6 @@ type Index struct {
 	escaped    map[*ssa.Function]bool // used other than as a callee: callers unknown
 	fieldVals  map[*types.Var][]ssa.Value
 	fieldSts   map[*types.Var][]*ssa.Store
-	resultSlot map[*types.Var]bool
 	globalVals map[*ssa.Global][]ssa.Value
 	recvs      []Site                // every receive in the package, Func and Instr set
 	invoked    map[string]bool       // names of methods called through interfaces
@@ -52,7 +51,6 @@ func NewIndex(pkg *ssa.Package, funcs []*ssa.Function) *Index {
 		escaped:    make(map[*ssa.Function]bool),
 		fieldVals:  make(map[*types.Var][]ssa.Value),
 		fieldSts:   make(map[*types.Var][]*ssa.Store),
-		resultSlot: make(map[*types.Var]bool),
 		globalVals: make(map[*ssa.Global][]ssa.Value),
 		uses:       make(map[*ssa.MakeChan]*Uses),
 		loops:      make(map[*ssa.Function]*flow.Loops),

@@ -18,7 +18,7 @@ import (
 //     (FreshField);
 //   - every channel it may send on is a semaphore filled where it was made
 //     (TokenPool), a one-shot channel sent on once and closed (OneShot), a
-//     result slot made with each object that holds it (ResultSlot), or a
+//     result slot made with each object that holds it (SingleValue), or a
 //     channel made in this package with room for every send (Covered).
 //
 // The nil channel is not counted against a send: code guards such sends
@@ -38,7 +38,7 @@ func (x *Index) NeverBlocks(instr ssa.Instruction, state int, ch ssa.Value) bool
 		switch o.Kind {
 		case Nil:
 		case Field:
-			if !x.TokenPool(o.Field) && !x.OneShot(o.Field) && !x.ResultSlot(o.Field) {
+			if !x.TokenPool(o.Field) && !x.OneShot(o.Field) && !x.SingleValue(instr, o.Field) {
 				return false
 			}
 		case Made:

@@ -5,6 +5,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/sendlint/sendlint/internal/flow"
 )
 
 // ReplySlot reports whether the send at instr on ch answers a request
@@ -192,43 +194,24 @@ func (x *Index) structSlot(v ssa.Value, field *types.Var) ([]*ssa.MakeChan, bool
 	return makes, len(makes) > 0
 }
 
-// ResultSlot reports whether field f holds a result slot: a channel made
-// together with each object that holds it, with room for a value, and sent
-// on at most once per object, as each send shows by guarding itself: it
-// sets a flag it checked first, clears the field after sending, or closes
-// the channel after sending. The one value fits whoever is left to read
-// it:
+// SingleValue reports whether field f holds a result slot: a channel with
+// room for exactly one value, made with each object that holds it, and sent
+// on only outside loops. Such a field carries one answer per object (a done
+// signal, an error, a final response), and the one value waits in the
+// buffer for whoever is left to read it:
 //
-//	w := &response{closeNotifyCh: make(chan bool, 1)}
-//	func (w *response) closeNotify() {
-//		if w.closeNotifyTriggered {
-//			return
-//		}
-//		w.closeNotifyTriggered = true
-//		w.closeNotifyCh <- true          // cannot block
+//	m := &message{closeC: make(chan bool, 1)}   // one slot per message
+//	func (m *message) CloseWithError(err error) {
+//		m.closeC <- err == nil                  // not reported
 //	}
 //
 // A per-client queue is made once per client and carries many values: a
-// make in another function than the store (the router's feedbackChan,
-// stored into each request), a send in a loop, or a send with no guard
-// keeps it an ordinary channel.
-func (x *Index) ResultSlot(f *types.Var) bool {
-	if v, ok := x.resultSlot[f]; ok {
-		return v
-	}
-	x.resultSlot[f] = false // a guard while origins are followed
-	v := f != nil && !f.Exported() && x.freshPerObject(f) && x.sentOncePerObject(f)
-	x.resultSlot[f] = v
-	return v
-}
-
-// SingleValue reports whether field f looks like a result slot to a reader
-// that may leave: a channel with room for exactly one value, made with each
-// object that holds it, and sent on only outside loops. Unlike ResultSlot
-// it does not ask each send to guard itself, so a method that sends every
-// time it is called passes too; baresend accepts that, since a reader that
-// has left leaves the one value in the buffer, and lockedsend does not.
-func (x *Index) SingleValue(f *types.Var) bool {
+// capacity above one, a make in another function than the store (the
+// router's feedbackChan, stored into each request), or a send in a loop
+// keeps it an ordinary channel. The rule trusts that a method sending on
+// such a slot runs once per object; a slot refilled by repeated calls is
+// missed.
+func (x *Index) SingleValue(instr ssa.Instruction, f *types.Var) bool {
 	if f == nil || f.Exported() || !x.freshPerObject(f) {
 		return false
 	}
@@ -237,13 +220,29 @@ func (x *Index) SingleValue(f *types.Var) bool {
 			return false
 		}
 	}
-	outside := true
-	x.sendsOnField(f, func(instr ssa.Instruction, _ ssa.Value) {
-		if x.Loops(instr.Parent()).InLoop(instr.Block()) {
-			outside = false
+	// Every sending function sends outside loops, and none is a function
+	// that makes the slot: a send next to the make is FreshField's to
+	// judge, before and after the object is shared. The function of this
+	// send sends at most once per call.
+	storing := make(map[*ssa.Function]bool)
+	for _, st := range x.fieldSts[f] {
+		if c, ok := st.Val.(*ssa.Const); !ok || !c.IsNil() {
+			storing[st.Parent()] = true
+		}
+	}
+	here := make(map[ssa.Instruction]int)
+	ok := true
+	x.sendsOnField(f, func(send ssa.Instruction, _ ssa.Value) {
+		fn := send.Parent()
+		if storing[fn] || x.Loops(fn).InLoop(send.Block()) {
+			ok = false
+		}
+		if fn == instr.Parent() {
+			here[send] = 1
 		}
 	})
-	return outside
+	once := func(*ssa.BasicBlock) int { return 1 }
+	return ok && flow.MaxCount(instr.Parent(), here, once, Many) <= 1
 }
 
 // freshPerObject reports whether every store into f stores a buffered
@@ -271,100 +270,4 @@ func (x *Index) freshPerObject(f *types.Var) bool {
 		}
 	}
 	return len(stores) > 0
-}
-
-// sentOncePerObject reports whether every send on f is a plain send, in no
-// loop, that guards itself against a second send on the same object.
-func (x *Index) sentOncePerObject(f *types.Var) bool {
-	once := true
-	x.sendsOnField(f, func(instr ssa.Instruction, _ ssa.Value) {
-		send, ok := instr.(*ssa.Send)
-		if !ok || x.Loops(send.Parent()).InLoop(send.Block()) || !guardedOnce(send, f) {
-			once = false
-		}
-	})
-	return once
-}
-
-// guardedOnce reports whether a send on field f of some object cannot run
-// twice for that object: it closes the channel or sets the field to nil
-// after the send, or it runs after setting a bool field of the same object
-// that the function reads before setting it (if o.done { return };
-// o.done = true).
-func guardedOnce(send *ssa.Send, f *types.Var) bool {
-	base, ok := fieldBase(send.Chan, f)
-	if !ok {
-		return false
-	}
-	return closedAfter(send) || clearedAfter(send, base, f) || flagged(send, base)
-}
-
-// fieldBase returns o for a channel loaded as o.f.
-func fieldBase(ch ssa.Value, f *types.Var) (ssa.Value, bool) {
-	load, ok := ch.(*ssa.UnOp)
-	if !ok || load.Op != token.MUL {
-		return nil, false
-	}
-	fa, ok := load.X.(*ssa.FieldAddr)
-	if !ok || FieldOf(fa.X.Type(), fa.Field, true) != f {
-		return nil, false
-	}
-	return fa.X, true
-}
-
-// clearedAfter reports whether send's block stores nil into o.f after it.
-func clearedAfter(send *ssa.Send, base ssa.Value, f *types.Var) bool {
-	after := false
-	for _, instr := range send.Block().Instrs {
-		if instr == send {
-			after = true
-			continue
-		}
-		st, ok := instr.(*ssa.Store)
-		if !after || !ok {
-			continue
-		}
-		fa, ok := st.Addr.(*ssa.FieldAddr)
-		if c, isConst := st.Val.(*ssa.Const); ok && isConst && c.IsNil() && FieldOf(fa.X.Type(), fa.Field, true) == f && SameValue(fa.X, base) {
-			return true
-		}
-	}
-	return false
-}
-
-// flagged reports whether, on every path to send, its function stores true
-// into a bool field of base that it loaded before: the once-flag idiom.
-func flagged(send *ssa.Send, base ssa.Value) bool {
-	for _, b := range send.Parent().Blocks {
-		for _, instr := range b.Instrs {
-			st, ok := instr.(*ssa.Store)
-			if !ok || !before(st, send) {
-				continue
-			}
-			fa, ok := st.Addr.(*ssa.FieldAddr)
-			if c, isConst := st.Val.(*ssa.Const); !ok || !isConst || c.Value == nil || c.Value.String() != "true" || !SameValue(fa.X, base) {
-				continue
-			}
-			if loadedBefore(fa, st) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// loadedBefore reports whether the field at fa is read on every path to st.
-func loadedBefore(fa *ssa.FieldAddr, st *ssa.Store) bool {
-	for _, b := range st.Parent().Blocks {
-		for _, instr := range b.Instrs {
-			load, ok := instr.(*ssa.UnOp)
-			if !ok || load.Op != token.MUL || !before(load, st) {
-				continue
-			}
-			if other, ok := load.X.(*ssa.FieldAddr); ok && other.Field == fa.Field && SameValue(other.X, fa.X) {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -39,9 +39,6 @@ func (c *checker) sendVerdict(instr ssa.Instruction, state int, ch ssa.Value) ve
 func (c *checker) originVerdict(o chans.Origin, instr ssa.Instruction, state int, ch ssa.Value) verdict {
 	switch o.Kind {
 	case chans.Field:
-		if c.idx.SingleValue(o.Field) {
-			return verdict{} // a result slot: the one value waits in the buffer
-		}
 		makes := c.idx.FieldMakes(o.Field)
 		visible := o.Field != nil && !o.Field.Exported() && c.allVisible(makes)
 		return c.withReceivers(c.unowned(instr, ch, makes), c.idx.FieldReceives(o.Field), visible)

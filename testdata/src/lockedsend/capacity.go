@@ -100,11 +100,21 @@ func (w *wantConn) deliverOK(v int) {
 	close(w.result)
 }
 
-// notes is sent on without a close: a second note waits for a reader.
-func (w *wantConn) noteBad(v int) {
+// notes is a result slot: made with each wantConn with room for one value,
+// and sent on once per call, outside loops. The one value fits.
+func (w *wantConn) noteOK(v int) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.notes <- v // want `send on w\.notes can block while w\.mu is held`
+	w.notes <- v
+}
+
+// A second value in the same call does not fit in the slot, and with two
+// sends per call neither is a result slot any more.
+func (w *wantConn) noteTwiceBad(v int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.notes <- v     // want `send on w\.notes can block while w\.mu is held`
+	w.notes <- v + 1 // want `send on w\.notes can block while w\.mu is held`
 }
 
 // A new watcher's first event fits in the buffer made for it: nobody else

@@ -75,25 +75,41 @@ func countText(r io.Reader) (findings, other int, err error) {
 // under go vet, a single such object from the standalone checker, so it
 // decodes a stream of objects. It returns diagnostics per analyzer and the
 // number of (package, analyzer) pairs that reported an error instead.
+//
+// A file of package p is analysed twice when p has tests, as p and as
+// "p [p.test]", and both copies are in the JSON; the text output prints
+// one. Counting each (position, message) once per analyzer keeps the two
+// comparable.
 func passCounts(r io.Reader) (counts map[string]int, errCount int, err error) {
-	counts = map[string]int{}
+	type diag struct{ Posn, Message string }
+	seen := map[string]map[diag]bool{}
 	dec := json.NewDecoder(r)
 	for {
 		var tree map[string]map[string]json.RawMessage
 		if err := dec.Decode(&tree); errors.Is(err, io.EOF) {
-			return counts, errCount, nil
+			break
 		} else if err != nil {
 			return nil, 0, fmt.Errorf("decoding -json output: %w", err)
 		}
 		for _, byPass := range tree {
 			for pass, raw := range byPass {
-				var diags []json.RawMessage
+				var diags []diag
 				if json.Unmarshal(raw, &diags) != nil {
 					errCount++ // {"error": "..."}
 					continue
 				}
-				counts[pass] += len(diags)
+				if seen[pass] == nil {
+					seen[pass] = map[diag]bool{}
+				}
+				for _, d := range diags {
+					seen[pass][d] = true
+				}
 			}
 		}
 	}
+	counts = map[string]int{}
+	for pass, set := range seen {
+		counts[pass] = len(set)
+	}
+	return counts, errCount, nil
 }

@@ -36,6 +36,7 @@ func TestPassCounts(t *testing.T) {
 	}
 }
 {"example.com/q": {"baresend": [{"posn": "q.go:1:2", "message": "m"}], "silentdrop": []}}
+{"example.com/q [example.com/q.test]": {"baresend": [{"posn": "q.go:1:2", "message": "m"}]}}
 `
 	counts, errs, err := passCounts(strings.NewReader(stream))
 	if err != nil {

@@ -86,14 +86,21 @@ func parseFlags(args []string) (config, error) {
 	return cfg, err
 }
 
-// userArgs drops the flags bench/run adds on its own, so that the report
-// shows the command a reader would type.
+// userArgs keeps the arguments that choose what is measured, so that the
+// report shows a command a reader can run: it drops the ones bench/run adds
+// and the ones that name local files (the sendlint measured is named by
+// its version line instead).
 func userArgs(args []string) []string {
 	var out []string
 	for i := 0; i < len(args); i++ {
-		switch args[i] {
-		case "-root", "-work", "-buildcache":
-			i++
+		name, _, hasValue := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
+		switch name {
+		case "root", "work", "buildcache", "o", "results", "render", "sendlint":
+			if !hasValue {
+				i++
+			}
+			continue
+		case "keep":
 			continue
 		}
 		out = append(out, args[i])

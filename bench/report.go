@@ -102,7 +102,7 @@ func (rep *report) header(b *bytes.Buffer) {
 	fmt.Fprintf(b, "# Benchmarks\n\nWritten by `bench/run %s` on %s (median of %d run(s) each).\n\n",
 		strings.Join(rep.Args, " "), rep.Date.Format("2006-01-02 15:04 MST"), rep.N)
 	if !slices.Contains(rep.Tools, "sendlint") {
-		b.WriteString("**This run measured the baselines only; sendlint's rows come from the next run.**\n\n")
+		b.WriteString("**sendlint is not measured here: its rows come from the next run of `bench/run`. The numbers below are the baselines it will be compared with.**\n\n")
 	}
 	b.WriteString("| Machine | |\n|---|---|\n")
 	for _, kv := range rep.Machine {

@@ -54,63 +54,35 @@ func (s *treeSampler) loop() {
 	}
 }
 
-// treeRSS returns the summed VmRSS, in KiB, of root's descendants. root
-// itself is /usr/bin/time, whose 2 MB would only add noise, so it is left out.
+// treeRSS returns the summed VmRSS, in KiB, of root's descendants, found
+// through /proc/<pid>/task/<tid>/children so that a sample reads only the
+// tree's own files. root itself is /usr/bin/time, whose 2 MB would only
+// add noise, so it is left out.
 func treeRSS(root int) int64 {
-	parents := processParents()
 	var sum int64
-	for pid := range parents {
-		if pid != root && descends(pid, root, parents) {
-			sum += rssKB(pid)
-		}
+	pending := children(root)
+	for len(pending) > 0 {
+		pid := pending[len(pending)-1]
+		pending = append(pending[:len(pending)-1], children(pid)...)
+		sum += rssKB(pid)
 	}
 	return sum
 }
 
-func descends(pid, root int, parents map[int]int) bool {
-	for depth := 0; pid > 1 && depth < 64; depth++ {
-		pid = parents[pid]
-		if pid == root {
-			return true
+// children lists the child processes of every thread of pid: the go
+// command starts its children from whichever thread runs the goroutine.
+func children(pid int) []int {
+	files, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/children")
+	var out []int
+	for _, f := range files {
+		b, _ := os.ReadFile(f) // the thread or process may have ended
+		for _, field := range bytes.Fields(b) {
+			if child, err := strconv.Atoi(string(field)); err == nil {
+				out = append(out, child)
+			}
 		}
 	}
-	return false
-}
-
-// processParents maps every live pid to its parent pid.
-func processParents() map[int]int {
-	dirs, _ := filepath.Glob("/proc/[0-9]*")
-	m := make(map[int]int, len(dirs))
-	for _, d := range dirs {
-		pid, err := strconv.Atoi(filepath.Base(d))
-		if err != nil {
-			continue
-		}
-		if ppid, ok := parentOf(d); ok {
-			m[pid] = ppid
-		}
-	}
-	return m
-}
-
-// parentOf reads field 4 of /proc/<pid>/stat. The command name (field 2)
-// is in parentheses and may hold spaces, so fields are counted after the
-// last ')'.
-func parentOf(dir string) (int, bool) {
-	b, err := os.ReadFile(dir + "/stat")
-	if err != nil {
-		return 0, false
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return 0, false
-	}
-	f := bytes.Fields(b[i+1:])
-	if len(f) < 2 {
-		return 0, false
-	}
-	ppid, err := strconv.Atoi(string(f[1]))
-	return ppid, err == nil
+	return out
 }
 
 // rssKB reads the resident pages from /proc/<pid>/statm (second field).

@@ -134,16 +134,17 @@ func (rep *report) method(b *bytes.Buffer) {
 // below 1, a is cheaper.
 func (rep *report) compare(b *bytes.Buffer, a, base string, phase func(targetResult) map[string]sample) {
 	fmt.Fprintf(b, "`%s` / `%s`:\n\n", label(a), label(base))
-	b.WriteString("| Target | Pkgs | Wall s | Wall × | CPU s | Tree MiB | Tree × | Largest MiB | Other load CPU s |\n")
-	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	b.WriteString("| Target | Pkgs | Wall s | Wall × | CPU s | CPU × | Tree MiB | Tree × | Largest MiB | Other load CPU s |\n")
+	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, t := range rep.Targets {
 		sa, okA := phase(t)[a]
 		sb, okB := phase(t)[base]
 		pair := func(f func(sample, bool) string) string { return f(sa, okA) + " / " + f(sb, okB) }
-		fmt.Fprintf(b, "| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", t.Name, len(t.Packages),
+		fmt.Fprintf(b, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", t.Name, len(t.Packages),
 			pair(func(s sample, ok bool) string { return secs(s.Wall, ok) }),
 			ratio(sa.Wall, sb.Wall, okA && okB),
 			pair(func(s sample, ok bool) string { return secs(s.CPU, ok) }),
+			ratio(sa.CPU, sb.CPU, okA && okB),
 			pair(func(s sample, ok bool) string { return mib(s.TreeRSS, ok) }),
 			ratio(float64(sa.TreeRSS), float64(sb.TreeRSS), okA && okB),
 			pair(func(s sample, ok bool) string { return mib(s.MaxRSS, ok) }),

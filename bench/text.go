@@ -31,7 +31,8 @@ const methodText = `## Method
   lines printed under a diagnostic are not counted.
 - **Other load CPU s** is the CPU time the rest of the machine spent while the run went
   on (all busy time in ` + "`/proc/stat`" + ` less the run's own CPU). Anything much above zero
-  means the wall time of that run is inflated by other work.
+  means the wall time of that run is inflated by other work; CPU time suffers much
+  less from it, so on a busy machine compare the CPU columns.
 - The module proxy is off during timed runs: everything was downloaded while resolving.
 
 `

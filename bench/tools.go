@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -64,7 +65,7 @@ func (h *harness) sendlint() (string, error) {
 func (h *harness) build(dir string, args ...string) error {
 	cmd := exec.Command("go", args...)
 	cmd.Dir = dir
-	cmd.Env = append(h.baseEnv, "GOCACHE="+h.buildCache, "GOBIN="+filepath.Join(h.cfg.work, "bin"),
+	cmd.Env = append(slices.Clip(h.baseEnv), "GOCACHE="+h.buildCache, "GOBIN="+filepath.Join(h.cfg.work, "bin"),
 		"GOFLAGS=-buildvcs=false", "GOWORK=off", "GOTOOLCHAIN=local")
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stderr, &stderr

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 )
 
 // targetResult holds what one target's runs produced; samples are medians
@@ -27,6 +28,7 @@ type linearRow struct {
 }
 
 func (h *harness) runAll() (*report, error) {
+	start := time.Now()
 	rep, err := h.newReport()
 	if err != nil {
 		return nil, err
@@ -38,6 +40,7 @@ func (h *harness) runAll() (*report, error) {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		rep.Targets = append(rep.Targets, tr)
+		rep.Minutes = time.Since(start).Minutes()
 		if err := h.checkpoint(rep); err != nil {
 			return nil, err
 		}
@@ -51,6 +54,7 @@ func (h *harness) runAll() (*report, error) {
 			return nil, fmt.Errorf("per-package table: %w", err)
 		}
 	}
+	rep.Minutes = time.Since(start).Minutes()
 	return rep, h.checkpoint(rep)
 }
 

@@ -22,6 +22,7 @@ type report struct {
 	Args         []string // bench/run's arguments
 	N            int
 	LinearTarget string
+	Minutes      float64 // the whole run, builds included
 	Targets      []targetResult
 	Linear       []linearRow
 }
@@ -99,8 +100,12 @@ func writeReport(path string, rep *report) error {
 }
 
 func (rep *report) header(b *bytes.Buffer) {
-	fmt.Fprintf(b, "# Benchmarks\n\nWritten by `bench/run %s` on %s (median of %d run(s) each).\n\n",
+	fmt.Fprintf(b, "# Benchmarks\n\nWritten by `bench/run %s` on %s (median of %d run(s) each)",
 		strings.Join(rep.Args, " "), rep.Date.Format("2006-01-02 15:04 MST"), rep.N)
+	if rep.Minutes > 0 {
+		fmt.Fprintf(b, "; the run took %.0f minutes", rep.Minutes)
+	}
+	b.WriteString(".\n\n")
 	if !slices.Contains(rep.Tools, "sendlint") {
 		b.WriteString("**sendlint is not measured here: its rows come from the next run of `bench/run`. The numbers below are the baselines it will be compared with.**\n\n")
 	}

@@ -12,8 +12,10 @@ import (
 var linearTools = []string{"sendlint", "staticcheck"}
 
 // runLinear times cold runs on growing prefixes of pkgs (in go list order)
-// so the report can show seconds per package as the count grows.
-func (h *harness) runLinear(name string, pkgs []string, template string) ([]linearRow, error) {
+// so the report can show seconds per package as the count grows. whole
+// holds cold runs on all of pkgs already made, if any: the last prefix
+// reuses them rather than repeating the target's longest runs.
+func (h *harness) runLinear(name string, pkgs []string, template string, whole map[string]sample) ([]linearRow, error) {
 	var rows []linearRow
 	for _, k := range prefixSizes(h.cfg.prefixes, len(pkgs)) {
 		row := linearRow{Packages: k, Cold: map[string]sample{}}
@@ -23,6 +25,10 @@ func (h *harness) runLinear(name string, pkgs []string, template string) ([]line
 		}
 		for _, tl := range h.tools {
 			if !slices.Contains(linearTools, tl.name) {
+				continue
+			}
+			if s, ok := whole[tl.name]; ok && k == len(pkgs) {
+				row.Cold[tl.name] = s
 				continue
 			}
 			samples := map[string][]sample{}
@@ -58,7 +64,7 @@ func (h *harness) runLinearAlone(t target) ([]linearRow, error) {
 	if _, err := h.fill(t.Name, template, pkgs); err != nil {
 		return nil, err
 	}
-	return h.runLinear(t.Name, pkgs, template)
+	return h.runLinear(t.Name, pkgs, template, nil)
 }
 
 // prefixSizes turns -prefixes into increasing package counts no larger

@@ -100,7 +100,7 @@ func (h *harness) runTarget(t target, rep *report) (targetResult, error) {
 		}
 	}
 	if t.Name == h.cfg.linear {
-		rep.Linear, err = h.runLinear(t.Name, tr.Packages, template)
+		rep.Linear, err = h.runLinear(t.Name, tr.Packages, template, tr.Cold)
 	}
 	return tr, err
 }

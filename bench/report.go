@@ -162,7 +162,7 @@ func (rep *report) linear(b *bytes.Buffer) {
 	if len(rep.Linear) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "## Cost per package\n\nCold standalone runs on the first N packages of `go list` over target `%s`.\n\n", rep.LinearTarget)
+	fmt.Fprintf(b, "## Cost per package\n\nCold standalone runs on the first N packages of `go list` over target `%s`; the row for all of them is the cold run above. *Loaded* counts the packages, their tests and their imports.\n\n", rep.LinearTarget)
 	b.WriteString("| Packages | Loaded | sendlint s | s/pkg | sendlint tree MiB | staticcheck s | s/pkg | staticcheck tree MiB |\n|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, r := range rep.Linear {
 		fmt.Fprintf(b, "| %d | %d", r.Packages, r.Deps)

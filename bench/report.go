@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -109,6 +110,9 @@ func (rep *report) header(b *bytes.Buffer) {
 	if !slices.Contains(rep.Tools, "sendlint") {
 		b.WriteString("**sendlint is not measured here: its rows come from the next run of `bench/run`. The numbers below are the baselines it will be compared with.**\n\n")
 	}
+	if busy := rep.busiestRun(); busy > 0.25 {
+		fmt.Fprintf(b, "**The machine was not idle:** other work used up to %.0f%% of its CPUs during a run (column *Other load*). Wall times of such runs are inflated; CPU times much less, so compare those.\n\n", busy*100)
+	}
 	b.WriteString("| Machine | |\n|---|---|\n")
 	for _, kv := range rep.Machine {
 		fmt.Fprintf(b, "| %s | %s |\n", kv[0], kv[1])
@@ -118,6 +122,41 @@ func (rep *report) header(b *bytes.Buffer) {
 		fmt.Fprintf(b, "| %s | `%s` |\n", k, rep.Versions[k])
 	}
 	b.WriteString("\n")
+}
+
+// busiestRun is the largest share of the machine's CPU time that other
+// work took during any one timed run. Runs under a second say little.
+func (rep *report) busiestRun() float64 {
+	cpus, _ := strconv.Atoi(rep.machineValue("CPUs (nproc)"))
+	share := 0.0
+	check := func(s sample) {
+		if s.Wall >= 1 && cpus > 0 {
+			share = max(share, s.Background/(s.Wall*float64(cpus)))
+		}
+	}
+	for _, t := range rep.Targets {
+		for _, s := range t.Cold {
+			check(s)
+		}
+		for _, s := range t.Warm {
+			check(s)
+		}
+	}
+	for _, r := range rep.Linear {
+		for _, s := range r.Cold {
+			check(s)
+		}
+	}
+	return share
+}
+
+func (rep *report) machineValue(key string) string {
+	for _, kv := range rep.Machine {
+		if kv[0] == key {
+			return kv[1]
+		}
+	}
+	return ""
 }
 
 func (rep *report) targets(b *bytes.Buffer) {

@@ -35,7 +35,7 @@ type config struct {
 	sendlint   string // binary to measure; built from cmd/sendlint when empty
 	buildCache string // GOCACHE for building the tools; inside work when empty
 	results    string // also save the results as JSON here
-	render     string // measure nothing: write the report from this JSON
+	render     string // measure nothing: write the report from these JSON files
 	args       []string
 }
 
@@ -70,7 +70,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&cfg.sendlint, "sendlint", os.Getenv("SENDLINT"), "sendlint binary (default $SENDLINT, else built from ./cmd/sendlint)")
 	fs.StringVar(&cfg.buildCache, "buildcache", "", "GOCACHE for building the tools (default: inside the scratch directory)")
 	fs.StringVar(&cfg.results, "results", "", "also save the results as JSON in this file")
-	fs.StringVar(&cfg.render, "render", "", "measure nothing; write the report from a -results file, keeping only -tools")
+	fs.StringVar(&cfg.render, "render", "", "measure nothing; write the report from -results files (comma-separated), keeping only -tools")
 	fs.BoolVar(&quick, "quick", false, "smoke test: target tiny, per-package table over tiny, one repetition")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
@@ -157,7 +157,7 @@ func bench(cfg config) (err error) {
 		}
 	}
 	if cfg.render != "" {
-		rep, err := loadResults(cfg.render)
+		rep, err := mergeResults(splitList(cfg.render))
 		if err != nil {
 			return err
 		}

@@ -19,8 +19,9 @@ type report struct {
 	Date         time.Time
 	Machine      [][2]string
 	Versions     map[string]string
-	Tools        []string // as given to -tools
-	Args         []string // bench/run's arguments
+	Tools        []string   // as given to -tools
+	Args         []string   // bench/run's arguments
+	MergedArgs   [][]string // those of the runs -render merged into this one
 	N            int
 	LinearTarget string
 	Minutes      float64 // the whole run, builds included
@@ -101,10 +102,10 @@ func writeReport(path string, rep *report) error {
 }
 
 func (rep *report) header(b *bytes.Buffer) {
-	fmt.Fprintf(b, "# Benchmarks\n\nWritten by `bench/run %s` on %s (median of %d run(s) each)",
-		strings.Join(rep.Args, " "), rep.Date.Format("2006-01-02 15:04 MST"), rep.N)
+	fmt.Fprintf(b, "# Benchmarks\n\nWritten by `%s` on %s (median of %d run(s) each)",
+		strings.Join(rep.commands(), "` and `"), rep.Date.Format("2006-01-02 15:04 MST"), rep.N)
 	if rep.Minutes > 0 {
-		fmt.Fprintf(b, "; the run took %.0f minutes", rep.Minutes)
+		fmt.Fprintf(b, "; measuring took %.0f minutes", rep.Minutes)
 	}
 	b.WriteString(".\n\n")
 	if !slices.Contains(rep.Tools, "sendlint") {
@@ -286,7 +287,16 @@ func (rep *report) excluded(b *bytes.Buffer) {
 }
 
 func (rep *report) reproduce(b *bytes.Buffer) {
-	fmt.Fprintf(b, reproduceText, strings.Join(rep.Args, " "))
+	fmt.Fprintf(b, reproduceText, strings.Join(rep.commands(), "\n"))
+}
+
+// commands are the bench/run commands whose results this report shows.
+func (rep *report) commands() []string {
+	var out []string
+	for _, args := range append([][]string{rep.Args}, rep.MergedArgs...) {
+		out = append(out, strings.TrimSpace("bench/run "+strings.Join(args, " ")))
+	}
+	return out
 }
 
 func label(tool string) string {

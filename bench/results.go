@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"slices"
 )
@@ -21,6 +22,42 @@ func loadResults(path string) (*report, error) {
 	}
 	rep := new(report)
 	return rep, json.Unmarshal(b, rep)
+}
+
+// mergeResults reads several -results files, of runs made in parts on one
+// machine, into one report: targets in file order, the first per-package
+// table found, the time they took added up.
+func mergeResults(paths []string) (*report, error) {
+	var rep *report
+	for _, path := range paths {
+		r, err := loadResults(path)
+		if err != nil {
+			return nil, err
+		}
+		if rep == nil {
+			rep = r
+			continue
+		}
+		rep.Targets = append(rep.Targets, r.Targets...)
+		rep.MergedArgs = append(rep.MergedArgs, r.Args)
+		rep.Minutes += r.Minutes
+		rep.N = min(rep.N, r.N)
+		rep.Tools = mergeLists(rep.Tools, r.Tools)
+		maps.Copy(rep.Versions, r.Versions)
+		if rep.Linear == nil {
+			rep.Linear, rep.LinearTarget = r.Linear, r.LinearTarget
+		}
+	}
+	return rep, nil
+}
+
+func mergeLists(a, b []string) []string {
+	for _, s := range b {
+		if !slices.Contains(a, s) {
+			a = append(a, s)
+		}
+	}
+	return a
 }
 
 // keepTools drops every number of the tools not in keep, so that a run

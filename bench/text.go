@@ -37,18 +37,20 @@ const methodText = `## Method
 
 `
 
-// reproduceText is the last section; %s is the harness's arguments.
+// reproduceText is the last section; %s is the commands that made it.
 const reproduceText = `## Reproduce
 
 ` + "```" + `sh
-bench/run %s
+%s
 ` + "```" + `
 
 Options: ` + "`-targets std,grpc`" + ` picks targets (std, x/tools, grpc, connect, etcd, nats,
 raft), ` + "`-tools`" + ` picks tools (sendlint, staticcheck, govet-sendlint, govet), ` + "`-n 3`" + ` takes the
 median of three runs, ` + "`-sendlint PATH`" + ` (or ` + "`$SENDLINT`" + `) measures a given binary instead of
 building ` + "`./cmd/sendlint`" + `, ` + "`-linear ''`" + ` skips the per-package table, ` + "`-keep`" + ` keeps the
-scratch directory with every command's output, and ` + "`-quick`" + ` is the smoke test the Go
-tests run. The harness installs staticcheck ` + staticcheckVersion + ` and writes nothing outside its
+scratch directory with every command's output, ` + "`-results FILE`" + ` saves the numbers as JSON,
+` + "`-render FILE,...`" + ` writes this report again from such files (merging runs made in parts,
+keeping only the tools given with ` + "`-tools`" + `), and ` + "`-quick`" + ` is the smoke test the Go tests
+run. The harness installs staticcheck ` + staticcheckVersion + ` and writes nothing outside its
 scratch directory except this file and the module cache.
 `

@@ -145,11 +145,11 @@ func (h *harness) coldWarm(target, tag string, tl tool, pkgs []string, template 
 		return c, w, err
 	}
 	r := run{h.modDir, h.measuredEnv(goCache, scCache), tl.argv(h.bin, pkgs), h.logPrefix(target, tag+"-cold")}
-	if c, err = measure(r); err != nil || !warm {
-		h.logSample(target, tag+" cold", c)
+	c, err = measure(r)
+	h.logSample(target, tag+" cold", c)
+	if err != nil || !warm {
 		return c, w, err
 	}
-	h.logSample(target, tag+" cold", c)
 	r.prefix = h.logPrefix(target, tag+"-warm")
 	w, err = measure(r)
 	h.logSample(target, tag+" warm", w)

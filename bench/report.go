@@ -202,13 +202,18 @@ func (rep *report) linear(b *bytes.Buffer) {
 	if len(rep.Linear) == 0 {
 		return
 	}
-	fmt.Fprintf(b, "## Cost per package\n\nCold standalone runs on the first N packages of `go list` over target `%s`; the row for all of them is the cold run above. *Loaded* counts the packages, their tests and their imports.\n\n", rep.LinearTarget)
-	b.WriteString("| Packages | Loaded | sendlint s | s/pkg | sendlint tree MiB | staticcheck s | s/pkg | staticcheck tree MiB |\n|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	fmt.Fprintf(b, "## Cost per package\n\nCold standalone runs on the first N packages of `go list` over target `%s` (when that target is measured above, its cold run is the last row). *Loaded* counts the packages, their tests and their imports.\n\n", rep.LinearTarget)
+	b.WriteString("| Packages | Loaded |")
+	for _, name := range linearTools {
+		fmt.Fprintf(b, " %[1]s s | %[1]s s/pkg | %[1]s CPU s/pkg | %[1]s tree MiB |", name)
+	}
+	b.WriteString("\n|--:|--:|" + strings.Repeat("--:|", 4*len(linearTools)) + "\n")
 	for _, r := range rep.Linear {
 		fmt.Fprintf(b, "| %d | %d", r.Packages, r.Deps)
 		for _, name := range linearTools {
 			s, ok := r.Cold[name]
-			fmt.Fprintf(b, " | %s | %s | %s", secs(s.Wall, ok), perPkg(s.Wall, r.Packages, ok), mib(s.TreeRSS, ok))
+			fmt.Fprintf(b, " | %s | %s | %s | %s", secs(s.Wall, ok), perPkg(s.Wall, r.Packages, ok),
+				perPkg(s.CPU, r.Packages, ok), mib(s.TreeRSS, ok))
 		}
 		b.WriteString(" |\n")
 	}
@@ -328,9 +333,9 @@ func ratio(a, b float64, ok bool) string {
 	return fmt.Sprintf("%.2f", a/b)
 }
 
-func perPkg(wall float64, pkgs int, ok bool) string {
+func perPkg(secs float64, pkgs int, ok bool) string {
 	if !ok {
 		return "—"
 	}
-	return fmt.Sprintf("%.3f", wall/float64(pkgs))
+	return fmt.Sprintf("%.3f", secs/float64(pkgs))
 }

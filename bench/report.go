@@ -295,13 +295,25 @@ func (rep *report) reproduce(b *bytes.Buffer) {
 	fmt.Fprintf(b, reproduceText, strings.Join(rep.commands(), "\n"))
 }
 
-// commands are the bench/run commands whose results this report shows.
+// commands are the bench/run commands whose results this report shows,
+// quoted for a shell so that, for example, -linear ” survives a copy.
 func (rep *report) commands() []string {
 	var out []string
 	for _, args := range append([][]string{rep.Args}, rep.MergedArgs...) {
-		out = append(out, strings.TrimSpace("bench/run "+strings.Join(args, " ")))
+		cmd := "bench/run"
+		for _, a := range args {
+			cmd += " " + shellQuote(a)
+		}
+		out = append(out, cmd)
 	}
 	return out
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-/.,=:") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func label(tool string) string {

@@ -15,7 +15,7 @@ func TestMergeAndKeep(t *testing.T) {
 		Targets: []targetResult{{target: target{Name: "std"}, Cold: map[string]sample{"sendlint": {Wall: 1}, "govet": {Wall: 2}},
 			Passes: map[string]int{"baresend": 3}}},
 		Linear: []linearRow{{Packages: 1, Cold: map[string]sample{"sendlint": {Wall: 1}}}}}
-	two := &report{Args: []string{"-targets", "grpc"}, N: 1, Minutes: 5, Tools: []string{"staticcheck"},
+	two := &report{Args: []string{"-targets", "grpc", "-linear", ""}, N: 1, Minutes: 5, Tools: []string{"staticcheck"},
 		Versions: map[string]string{"staticcheck": "0.8.2"},
 		Targets:  []targetResult{{target: target{Name: "grpc"}, Cold: map[string]sample{"staticcheck": {Wall: 3}}}}}
 	paths := []string{filepath.Join(dir, "one.json"), filepath.Join(dir, "two.json")}
@@ -30,7 +30,7 @@ func TestMergeAndKeep(t *testing.T) {
 	}
 	rep.keepTools([]string{"staticcheck", "govet"})
 
-	if got := rep.commands(); !reflect.DeepEqual(got, []string{"bench/run -targets std", "bench/run -targets grpc"}) {
+	if got := rep.commands(); !reflect.DeepEqual(got, []string{"bench/run -targets std", "bench/run -targets grpc -linear ''"}) {
 		t.Errorf("commands = %q", got)
 	}
 	if rep.Minutes != 15 || len(rep.Targets) != 2 || len(rep.Linear) != 1 {

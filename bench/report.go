@@ -296,7 +296,8 @@ func (rep *report) reproduce(b *bytes.Buffer) {
 }
 
 // commands are the bench/run commands whose results this report shows,
-// quoted for a shell so that, for example, -linear ” survives a copy.
+// quoted for a shell so that an empty value (-linear's, to skip the
+// per-package table) survives a copy and paste.
 func (rep *report) commands() []string {
 	var out []string
 	for _, args := range append([][]string{rep.Args}, rep.MergedArgs...) {

@@ -1,0 +1,19 @@
+// Package mod exists only to put the benchmark targets in this module's
+// graph; the benchmark runs the tools on the targets' packages, never on
+// this one.
+//
+// go.sum also holds the sums of the modules the targets' tests import,
+// which go mod tidy would drop (tidy keeps only what this module's own
+// packages and tests need). After changing a version, run go mod tidy,
+// then go get -t on each target's packages, for example
+// go get -t $(go list golang.org/x/tools/...).
+package mod
+
+import (
+	_ "connectrpc.com/connect"
+	_ "github.com/hashicorp/raft"
+	_ "github.com/nats-io/nats-server/v2/server"
+	_ "go.etcd.io/etcd/server/v3/embed"
+	_ "golang.org/x/tools/go/analysis"
+	_ "google.golang.org/grpc"
+)

@@ -224,24 +224,16 @@ func itoa(n int) string { return constant.MakeInt64(int64(n)).String() }
 // After the select the buffer has a free slot, unless another goroutine
 // filled it in between; the senders of such channels hold a common lock.
 func MadeRoom(instr ssa.Instruction, ch ssa.Value) bool {
-	for _, b := range instr.Parent().Blocks {
-		if !b.Dominates(instr.Block()) {
-			continue
+	return flow.Before(instr, func(x ssa.Instruction) bool {
+		sel, ok := x.(*ssa.Select)
+		if !ok || sel.Blocking {
+			return false
 		}
-		for _, x := range b.Instrs {
-			if x == instr {
-				break
-			}
-			sel, ok := x.(*ssa.Select)
-			if !ok || sel.Blocking {
-				continue
-			}
-			for _, st := range sel.States {
-				if st.Dir == types.RecvOnly && SameValue(st.Chan, ch) {
-					return true
-				}
+		for _, st := range sel.States {
+			if st.Dir == types.RecvOnly && SameValue(st.Chan, ch) {
+				return true
 			}
 		}
-	}
-	return false
+		return false
+	})
 }

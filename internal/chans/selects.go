@@ -163,20 +163,7 @@ func okBranches(ok ssa.Value, positive bool, edges map[flow.Edge]bool) {
 //	...
 //	statusc <- status
 func Refills(instr ssa.Instruction, ch ssa.Value) bool {
-	for _, b := range instr.Parent().Blocks {
-		if !b.Dominates(instr.Block()) {
-			continue
-		}
-		for _, x := range b.Instrs {
-			if x == instr {
-				break
-			}
-			if tookFrom(x, ch, instr.Block()) {
-				return true
-			}
-		}
-	}
-	return false
+	return flow.Before(instr, func(x ssa.Instruction) bool { return tookFrom(x, ch, instr.Block()) })
 }
 
 // tookFrom reports whether x receives from ch on every path to block b: a

@@ -423,3 +423,23 @@ func LoopBound(l *Loop) ssa.Value {
 	}
 	return cmp.Y
 }
+
+// Before reports whether an instruction that runs on every path to instr,
+// earlier, satisfies pred: one in a block that dominates instr's block, or
+// earlier in instr's own block.
+func Before(instr ssa.Instruction, pred func(ssa.Instruction) bool) bool {
+	for _, b := range instr.Parent().Blocks {
+		if !b.Dominates(instr.Block()) {
+			continue
+		}
+		for _, x := range b.Instrs {
+			if x == instr {
+				break
+			}
+			if pred(x) {
+				return true
+			}
+		}
+	}
+	return false
+}

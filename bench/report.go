@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sendlint/sendlint/passes"
 )
 
 // report is everything a run measured; -results saves it as JSON and
@@ -245,7 +247,11 @@ func (rep *report) passes(b *bytes.Buffer) {
 	if !slices.Contains(rep.Tools, "sendlint") {
 		return
 	}
+	// Every pass gets a column, a pass with no finding anywhere included.
 	var names []string
+	for _, a := range passes.All() {
+		names = append(names, a.Name)
+	}
 	for _, t := range rep.Targets {
 		names = append(names, slices.Collect(maps.Keys(t.Passes))...)
 	}

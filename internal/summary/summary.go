@@ -133,7 +133,13 @@ func (r *Result) build() *buildssa.SSA {
 		prog.CreatePackage(p, nil, nil, true)
 	}
 	pkg := prog.CreatePackage(r.pkg, r.files, r.info, false)
-	pkg.Build()
+	if !buildGuarded(pkg) {
+		// Only a driver that hands over syntax without complete type
+		// information gets here (a dependency loaded from export data
+		// with its files): analyse nothing rather than crash.
+		r.ssa = &buildssa.SSA{Pkg: pkg}
+		return r.ssa
+	}
 	var funcs []*ssa.Function
 	var add func(fn *ssa.Function)
 	add = func(fn *ssa.Function) {
@@ -157,6 +163,17 @@ func (r *Result) build() *buildssa.SSA {
 	}
 	r.ssa = &buildssa.SSA{Pkg: pkg, SrcFuncs: funcs}
 	return r.ssa
+}
+
+// buildGuarded builds pkg's function bodies and reports whether it could.
+func buildGuarded(pkg *ssa.Package) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	pkg.Build()
+	return true
 }
 
 // indexed returns the functions whose stores and calls the flow and the

@@ -42,12 +42,12 @@ func measure(r run) (sample, error) {
 	if err != nil {
 		return sample{}, err
 	}
-	defer stdout.Close()
+	defer func() { _ = stdout.Close() }() // the child wrote it; a close error loses nothing read
 	stderr, err := os.Create(r.prefix + ".stderr")
 	if err != nil {
 		return sample{}, err
 	}
-	defer stderr.Close()
+	defer func() { _ = stderr.Close() }()
 
 	args := append([]string{"-f", "%e %M %U %S", "-o", r.prefix + ".time"}, r.args...)
 	cmd := exec.Command("/usr/bin/time", args...)

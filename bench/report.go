@@ -63,8 +63,9 @@ func machine(goVersion string) [][2]string {
 	mem := "unknown"
 	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
 		var kb int64
-		fmt.Sscanf(strings.TrimPrefix(string(b), "MemTotal:"), "%d", &kb)
-		mem = fmt.Sprintf("%.1f GiB", float64(kb)/(1<<20))
+		if _, err := fmt.Sscanf(strings.TrimPrefix(string(b), "MemTotal:"), "%d", &kb); err == nil {
+			mem = fmt.Sprintf("%.1f GiB", float64(kb)/(1<<20))
+		}
 	}
 	kernel, _ := os.ReadFile("/proc/sys/kernel/osrelease")
 	return [][2]string{

@@ -87,7 +87,7 @@ func sendlintVersion(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only
 	sum := sha256.New()
 	if _, err := io.Copy(sum, f); err != nil {
 		return "", err

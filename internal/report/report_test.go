@@ -55,7 +55,7 @@ func TestTestCode(t *testing.T) {
 	if err := namer.Flags.Set("tests", "true"); err != nil {
 		t.Fatal(err)
 	}
-	defer namer.Flags.Set("tests", "false")
+	defer func() { _ = namer.Flags.Set("tests", "false") }()
 	var unexpected errorCount // the helper's function has no want comment
 	results := analysistest.Run(&unexpected, testdata, namer, "reporting/helpertest")
 	if n := len(results[0].Diagnostics); n != 1 || unexpected != 1 {

@@ -159,7 +159,7 @@ func TestCustomGolangciLint(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, stderr, code := gcl(t, bin, dir, "run", "./...")
-		if code != 3 || !strings.Contains(stderr, "sendlint settings: baresend.nosuchflag: unknown flag (baresend has flags tests)") {
+		if code != 3 || !strings.Contains(stderr, "sendlint settings: baresend.nosuchflag: unknown flag (baresend has flags audit, tests)") {
 			t.Errorf("unknown flag: exit %d, stderr:\n%s", code, stderr)
 		}
 	})

@@ -121,6 +121,15 @@ func (r *Result) Flow() *streams.Flow {
 	return r.streamFlow()
 }
 
+// Chans runs f with the package's channel index, which every pass shares:
+// it is built once, on first use, and memoises its answers, so f holds it
+// alone while it runs.
+func (r *Result) Chans(f func(*chans.Index)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	f(r.chanIndex())
+}
+
 func (r *Result) build() *buildssa.SSA {
 	if r.ssa != nil {
 		return r.ssa

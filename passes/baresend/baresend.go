@@ -7,13 +7,13 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/sendlint/sendlint/internal/analyzerdoc"
 	"github.com/sendlint/sendlint/internal/chans"
 	"github.com/sendlint/sendlint/internal/report"
 	"github.com/sendlint/sendlint/internal/summary"
+	"github.com/sendlint/sendlint/internal/verdict"
 )
 
 //go:embed doc.go
@@ -35,6 +35,7 @@ type checker struct {
 	pass  *analysis.Pass
 	rep   *report.Reporter
 	idx   *chans.Index
+	judge *verdict.Judge
 	exprs map[token.Pos]ast.Expr // channel expression of each send, by arrow
 }
 
@@ -43,29 +44,22 @@ func run(pass *analysis.Pass) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	input := pass.ResultOf[summary.Analyzer].(*summary.Result).SSA() // shared with lockedsend
-	c := &checker{
-		pass:  pass,
-		rep:   rep,
-		idx:   chans.NewIndex(input.Pkg, indexed(input)),
-		exprs: sendExprs(pass.Files),
-	}
-	for _, fn := range input.SrcFuncs {
-		rep.Guard(fn.String(), fn.Pos(), func() { c.checkFunc(fn) })
-	}
+	sum := pass.ResultOf[summary.Analyzer].(*summary.Result)
+	input := sum.SSA() // shared with every pass
+	sum.Chans(func(idx *chans.Index) {
+		c := &checker{
+			pass:  pass,
+			rep:   rep,
+			idx:   idx,
+			judge: verdict.New(idx),
+			exprs: sendExprs(pass.Files),
+		}
+		for _, fn := range input.SrcFuncs {
+			rep.Guard(fn.String(), fn.Pos(), func() { c.checkFunc(fn) })
+		}
+	})
 	rep.Finish()
 	return nil, nil
-}
-
-// indexed returns the functions whose stores and calls the index must see:
-// the source functions plus the package initializer, which holds the
-// initialisers of package-level variables.
-func indexed(input *buildssa.SSA) []*ssa.Function {
-	funcs := input.SrcFuncs
-	if init := input.Pkg.Func("init"); init != nil {
-		funcs = append(funcs[:len(funcs):len(funcs)], init)
-	}
-	return funcs
 }
 
 func (c *checker) checkFunc(fn *ssa.Function) {
@@ -86,7 +80,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 //
 //	send t0 <- t1
 func (c *checker) checkSend(send *ssa.Send) {
-	if v := c.sendVerdict(send, -1, send.Chan); v.blocks {
+	if v := c.judge.Send(send, -1, send.Chan); v.Blocks {
 		c.report(send.Pos(), c.chanDesc(send.Pos(), send.Chan, v), v)
 	}
 }
@@ -99,21 +93,21 @@ func (c *checker) checkSelect(sel *ssa.Select) {
 	if !sel.Blocking || c.idx.LiveCase(sel) >= 0 {
 		return
 	}
-	var first *verdict
+	var first *verdict.Verdict
 	var names []string
-	missing := noReceiverSeen // proven when any case's receiver is shown to stop
+	missing := verdict.NoReceiverSeen // proven when any case's receiver is shown to stop
 	for i, st := range sel.States {
 		if st.Dir != types.SendOnly {
 			continue
 		}
-		v := c.sendVerdict(sel, i, st.Chan)
-		if !v.blocks {
+		v := c.judge.Send(sel, i, st.Chan)
+		if !v.Blocks {
 			return
 		}
-		if first == nil || first.missing != "" && v.missing == "" {
+		if first == nil || !first.Proven() && v.Proven() {
 			first = &v
 		}
-		if v.missing == "" {
+		if v.Proven() {
 			missing = ""
 		}
 		names = append(names, c.exprString(st.Pos, st.Chan))
@@ -122,7 +116,7 @@ func (c *checker) checkSelect(sel *ssa.Select) {
 		return
 	}
 	msg := "select with only send cases (on " + joinNames(names) + ") can block forever: no liveness case (ctx.Done(), a stop channel) lets it give up"
-	c.emit(analysis.Diagnostic{Pos: firstSendPos(sel), Message: msg, Related: first.related}, missing)
+	c.emit(analysis.Diagnostic{Pos: firstSendPos(sel), Message: msg, Related: first.Related}, missing)
 }
 
 func firstSendPos(sel *ssa.Select) token.Pos {
@@ -134,12 +128,12 @@ func firstSendPos(sel *ssa.Select) token.Pos {
 	return sel.Pos()
 }
 
-func (c *checker) report(pos token.Pos, desc string, v verdict) {
+func (c *checker) report(pos token.Pos, desc string, v verdict.Verdict) {
 	c.emit(c.withLivenessFix(analysis.Diagnostic{
 		Pos:     pos,
-		Message: "send on " + desc + " can block forever: " + v.reason,
-		Related: v.related,
-	}), v.missing)
+		Message: "send on " + desc + " can block forever: " + v.Reason,
+		Related: v.Related,
+	}), v.Missing)
 }
 
 // emit reports d in the default tier when its verdict carries a proof, and

@@ -9,10 +9,10 @@ import (
 	"strconv"
 	"strings"
 
-	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/sendlint/sendlint/internal/chans"
+	"github.com/sendlint/sendlint/internal/verdict"
 )
 
 // sendExprs maps the arrow of every send statement to its channel
@@ -40,9 +40,9 @@ func (c *checker) exprString(pos token.Pos, ch ssa.Value) string {
 
 // chanDesc describes the channel of a send: "tr.responses (chan Response,
 // cap 1000)".
-func (c *checker) chanDesc(pos token.Pos, ch ssa.Value, v verdict) string {
+func (c *checker) chanDesc(pos token.Pos, ch ssa.Value, v verdict.Verdict) string {
 	desc := types.TypeString(ch.Type(), c.qualifier)
-	if caps := capsOf(v.makes); caps != "" {
+	if caps := capsOf(v.Makes); caps != "" {
 		desc += ", " + caps
 	}
 	return fmt.Sprintf("%s (%s)", c.exprString(pos, ch), desc)
@@ -84,33 +84,10 @@ func capsOf(makes []*ssa.MakeChan) string {
 	return "cap " + joinNames(names)
 }
 
-func capSuffix(mk *ssa.MakeChan) string {
-	if s := chans.CapString(mk); s != "" {
-		return " (" + s + ")"
-	}
-	return ""
-}
-
 // joinNames joins names as prose: "a", "a or b", "a, b or c".
 func joinNames(names []string) string {
 	if len(names) < 2 {
 		return strings.Join(names, "")
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-}
-
-func related(pos token.Pos, msg string) analysis.RelatedInformation {
-	return analysis.RelatedInformation{Pos: pos, Message: msg}
-}
-
-// ownerName names a function for a message: "Broadcast", "(*Router).loop",
-// or "the goroutine in Broadcast" for a closure.
-func ownerName(fn *ssa.Function) string {
-	if parent := fn.Parent(); parent != nil {
-		return "the function literal in " + ownerName(parent)
-	}
-	if recv := fn.Signature.Recv(); recv != nil {
-		return fmt.Sprintf("(%s).%s", types.TypeString(recv.Type(), func(*types.Package) string { return "" }), fn.Name())
-	}
-	return fn.Name()
 }

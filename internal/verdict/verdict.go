@@ -1,8 +1,16 @@
-package baresend
+// Package verdict decides whether a channel send can block forever, and
+// carries the proof with the answer: the receiver that can stop, the owner
+// that can return without receiving, the make and its capacity. A verdict
+// without a proof names what is missing, and its finding belongs to the
+// audit tier. baresend reports verdicts; lockedsend asks them of the sends
+// it finds under a lock, since a send that can block forever holds its
+// lock forever.
+package verdict
 
 import (
 	"fmt"
 	"go/token"
+	"go/types"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -11,64 +19,82 @@ import (
 	"github.com/sendlint/sendlint/internal/flow"
 )
 
-// verdict is the pass's answer for one send.
-type verdict struct {
-	blocks  bool
-	reason  string
-	related []analysis.RelatedInformation
-	makes   []*ssa.MakeChan // where the channel was made, when known
-	// missing is empty when the verdict carries its proof (the receiver's
+// Verdict is the answer for one send.
+type Verdict struct {
+	Blocks  bool
+	Reason  string // why, in words: "its receiver X can return before draining it"
+	Related []analysis.RelatedInformation
+	Makes   []*ssa.MakeChan // where the channel was made, when known
+	// Missing is empty when the verdict carries its proof (the receiver's
 	// stop, the owner's return, the receiver that does not exist); else it
 	// says what the proof lacks, and the finding is in the audit tier.
-	missing string
+	Missing string
 }
 
+// Proven reports whether the send can block forever and the verdict shows
+// why.
+func (v Verdict) Proven() bool { return v.Blocks && v.Missing == "" }
+
+// Judge answers for the sends of one package.
+type Judge struct{ idx *chans.Index }
+
+// New returns the judge for the package idx indexes.
+func New(idx *chans.Index) *Judge { return &Judge{idx: idx} }
+
+// What a verdict can lack.
 const (
-	noReceiverSeen = "no receiver of it is visible in this package"
-	noStopSeen     = "its receivers are visible, but none is seen to stop while senders remain"
+	NoReceiverSeen = "no receiver of it is visible in this package"
+	NoStopSeen     = "its receivers are visible, but none is seen to stop while senders remain"
 )
 
-const noWayOut = "no liveness case (ctx.Done(), a stop channel) lets it give up"
+// NoWayOut is the reason of a send with no liveness case and no receiver
+// that is seen to stop.
+const NoWayOut = "no liveness case (ctx.Done(), a stop channel) lets it give up"
 
-// sendVerdict decides whether the send (state -1) or select send case at
-// instr, on channel ch, can block forever. A channel with several origins
-// blocks when any of them does.
-func (c *checker) sendVerdict(instr ssa.Instruction, state int, ch ssa.Value) verdict {
-	if c.idx.NeverBlocks(instr, state, ch) {
-		return verdict{} // no receiver can make it wait: see chans.NeverBlocks
+// Send decides whether the send (state -1) or select send case at instr,
+// on channel ch, can block forever. A channel with several origins blocks
+// when any of them does; a proven verdict wins over one without proof.
+func (j *Judge) Send(instr ssa.Instruction, state int, ch ssa.Value) Verdict {
+	if j.idx.NeverBlocks(instr, state, ch) {
+		return Verdict{} // no receiver can make it wait: see chans.NeverBlocks
 	}
-	for _, o := range c.idx.Origins(ch) {
-		if v := c.originVerdict(o, instr, state, ch); v.blocks {
+	var unproven Verdict
+	for _, o := range j.idx.Origins(ch) {
+		v := j.originVerdict(o, instr, state, ch)
+		switch {
+		case v.Proven():
 			return v
+		case v.Blocks && !unproven.Blocks:
+			unproven = v
 		}
 	}
-	return verdict{}
+	return unproven
 }
 
-func (c *checker) originVerdict(o chans.Origin, instr ssa.Instruction, state int, ch ssa.Value) verdict {
+func (j *Judge) originVerdict(o chans.Origin, instr ssa.Instruction, state int, ch ssa.Value) Verdict {
 	switch o.Kind {
 	case chans.Field:
-		makes := c.idx.FieldMakes(o.Field)
-		visible := o.Field != nil && !o.Field.Exported() && c.allVisible(makes)
-		return c.withReceivers(c.unowned(instr, ch, makes), c.idx.FieldReceives(o.Field), visible)
+		makes := j.idx.FieldMakes(o.Field)
+		visible := o.Field != nil && !o.Field.Exported() && j.allVisible(makes)
+		return j.withReceivers(j.unowned(instr, ch, makes), j.idx.FieldReceives(o.Field), visible)
 	case chans.Global:
-		makes := c.idx.GlobalMakes(o.Global)
-		visible := !o.Global.Object().Exported() && c.allVisible(makes)
-		return c.withReceivers(c.unowned(instr, ch, makes), c.idx.GlobalReceives(o.Global), visible)
+		makes := j.idx.GlobalMakes(o.Global)
+		visible := !o.Global.Object().Exported() && j.allVisible(makes)
+		return j.withReceivers(j.unowned(instr, ch, makes), j.idx.GlobalReceives(o.Global), visible)
 	case chans.Element:
 		home, ok := o.Home()
 		if !ok {
-			return c.unowned(instr, ch, nil)
+			return j.unowned(instr, ch, nil)
 		}
-		makes := c.idx.ElementMakes(home)
-		visible := !homeExported(home) && c.allVisible(makes)
-		return c.withReceivers(c.unowned(instr, ch, makes), c.idx.ElementReceives(home), visible)
+		makes := j.idx.ElementMakes(home)
+		visible := !homeExported(home) && j.allVisible(makes)
+		return j.withReceivers(j.unowned(instr, ch, makes), j.idx.ElementReceives(home), visible)
 	case chans.Param, chans.Received:
-		return c.unowned(instr, ch, nil)
+		return j.unowned(instr, ch, nil)
 	case chans.Made:
-		return c.madeVerdict(o.Make, instr, state)
+		return j.madeVerdict(o.Make, instr, state)
 	}
-	return verdict{} // nil or unknown: nothing to say
+	return Verdict{} // nil or unknown: nothing to say
 }
 
 // withReceivers weighs the receivers this package shows for a channel held
@@ -76,20 +102,20 @@ func (c *checker) originVerdict(o chans.Origin, instr ssa.Instruction, state int
 // default or another live case) is the other half of the finding. When
 // every receiver is visible and each waits with a plain receive, the send
 // is one side of a handshake whose other side is waiting: not reported.
-func (c *checker) withReceivers(v verdict, recvs []chans.Site, visible bool) verdict {
+func (j *Judge) withReceivers(v Verdict, recvs []chans.Site, visible bool) Verdict {
 	for _, r := range recvs {
-		if c.idx.GivesUp(r) {
-			v.related = append(v.related, related(recvPos(r), "its receiver "+ownerName(r.Func)+" can stop waiting here"))
-			v.reason = "its receiver " + ownerName(r.Func) + " can stop receiving, and " + v.reason
-			v.missing = ""
+		if j.idx.GivesUp(r) {
+			v.Related = append(v.Related, related(recvPos(r), "its receiver "+OwnerName(r.Func)+" can stop waiting here"))
+			v.Reason = "its receiver " + OwnerName(r.Func) + " can stop receiving, and " + v.Reason
+			v.Missing = ""
 			return v
 		}
 	}
 	if visible && len(recvs) > 0 {
-		return verdict{}
+		return Verdict{}
 	}
 	if len(recvs) > 0 {
-		v.missing = noStopSeen
+		v.Missing = NoStopSeen
 	}
 	return v
 }
@@ -105,9 +131,9 @@ func homeExported(home chans.Origin) bool {
 
 // allVisible reports whether no channel made at these sites escapes to code
 // this package cannot see, so that its receivers are all known here.
-func (c *checker) allVisible(makes []*ssa.MakeChan) bool {
+func (j *Judge) allVisible(makes []*ssa.MakeChan) bool {
 	for _, mk := range makes {
-		if len(c.idx.Uses(mk).Escapes) > 0 {
+		if len(j.idx.Uses(mk).Escapes) > 0 {
 			return false
 		}
 	}
@@ -123,21 +149,21 @@ func recvPos(r chans.Site) token.Pos {
 
 // unowned is the verdict for a channel the sender does not own: whoever owns
 // it can stop reading, and the send has no way out.
-func (c *checker) unowned(instr ssa.Instruction, ch ssa.Value, makes []*ssa.MakeChan) verdict {
-	v := verdict{blocks: true, reason: noWayOut, makes: makes, missing: noReceiverSeen}
-	if c.fanOut(instr, ch) {
-		v.reason += "; in this loop over receivers one slow receiver stalls every later one"
+func (j *Judge) unowned(instr ssa.Instruction, ch ssa.Value, makes []*ssa.MakeChan) Verdict {
+	v := Verdict{Blocks: true, Reason: NoWayOut, Makes: makes, Missing: NoReceiverSeen}
+	if j.fanOut(instr, ch) {
+		v.Reason += "; in this loop over receivers one slow receiver stalls every later one"
 	}
 	for _, mk := range makes {
-		v.related = append(v.related, related(mk.Pos(), "channel made here"+capSuffix(mk)))
+		v.Related = append(v.Related, related(mk.Pos(), "channel made here"+capSuffix(mk)))
 	}
 	return v
 }
 
 // fanOut reports whether the send sits in a loop whose iterations choose
 // different channels: a fan-out over independent receivers.
-func (c *checker) fanOut(instr ssa.Instruction, ch ssa.Value) bool {
-	l := c.idx.Loops(instr.Parent()).Innermost(instr.Block())
+func (j *Judge) fanOut(instr ssa.Instruction, ch ssa.Value) bool {
+	l := j.idx.Loops(instr.Parent()).Innermost(instr.Block())
 	return l != nil && varies(ch, l, 0)
 }
 
@@ -175,25 +201,25 @@ func varies(v ssa.Value, l *flow.Loop, depth int) bool {
 
 // madeVerdict judges a send on a channel made in this package, where both
 // ends can be seen.
-func (c *checker) madeVerdict(mk *ssa.MakeChan, instr ssa.Instruction, state int) verdict {
-	u := c.idx.Uses(mk)
+func (j *Judge) madeVerdict(mk *ssa.MakeChan, instr ssa.Instruction, state int) Verdict {
+	u := j.idx.Uses(mk)
 	for _, s := range u.Sends {
-		if s.Instr != instr || s.State != state || c.idx.Covered(u, s) {
+		if s.Instr != instr || s.State != state || j.idx.Covered(u, s) {
 			continue
 		}
-		var v verdict
+		var v Verdict
 		if s.Async {
-			v = c.senderVerdict(u, s)
+			v = j.senderVerdict(u, s)
 		} else {
-			v = c.ownerVerdict(u)
+			v = j.ownerVerdict(u)
 		}
-		if v.blocks {
-			v.makes = []*ssa.MakeChan{mk}
-			v.related = append(v.related, related(mk.Pos(), "channel made here"+capSuffix(mk)))
+		if v.Blocks {
+			v.Makes = []*ssa.MakeChan{mk}
+			v.Related = append(v.Related, related(mk.Pos(), "channel made here"+capSuffix(mk)))
 			return v
 		}
 	}
-	return verdict{}
+	return Verdict{}
 }
 
 // receivers splits the receive sites of u into those on the owner's
@@ -216,17 +242,17 @@ func receivers(u *chans.Uses) (inOwner, async []chans.Site, ok bool) {
 // visible reports whether every receiver of the channel can be seen: it is
 // not passed to unknown code, and no code receives from a field it is
 // stored into.
-func (c *checker) visible(u *chans.Uses) bool {
+func (j *Judge) visible(u *chans.Uses) bool {
 	if len(u.Escapes) > 0 {
 		return false
 	}
 	for _, f := range u.Fields {
-		if f == nil || f.Exported() || c.idx.Received(f) {
+		if f == nil || f.Exported() || j.idx.Received(f) {
 			return false
 		}
 	}
 	for _, g := range u.Globals {
-		if g.Object().Exported() || c.idx.GlobalReceived(g) {
+		if g.Object().Exported() || j.idx.GlobalReceived(g) {
 			return false
 		}
 	}
@@ -234,63 +260,63 @@ func (c *checker) visible(u *chans.Uses) bool {
 }
 
 // senderVerdict judges a send made on a goroutine the owner started.
-func (c *checker) senderVerdict(u *chans.Uses, s chans.Site) verdict {
-	if !c.visible(u) {
-		return verdict{}
+func (j *Judge) senderVerdict(u *chans.Uses, s chans.Site) Verdict {
+	if !j.visible(u) {
+		return Verdict{}
 	}
 	inOwner, async, ok := receivers(u)
 	switch {
 	case !ok:
-		return verdict{}
+		return Verdict{}
 	case len(inOwner) == 0 && len(async) == 0:
-		return c.nobodyReceives(u)
+		return j.nobodyReceives(u)
 	case len(async) == 0:
-		return c.leakedSender(u, s)
+		return j.leakedSender(u, s)
 	case len(inOwner) == 0:
-		return c.consumerMayStop(u, async)
+		return j.consumerMayStop(u, async)
 	}
-	return verdict{}
+	return Verdict{}
 }
 
 // ownerVerdict judges a send made on the owner's goroutine.
-func (c *checker) ownerVerdict(u *chans.Uses) verdict {
-	if !c.visible(u) {
-		return verdict{}
+func (j *Judge) ownerVerdict(u *chans.Uses) Verdict {
+	if !j.visible(u) {
+		return Verdict{}
 	}
 	inOwner, async, ok := receivers(u)
 	switch {
 	case !ok || len(inOwner) > 0:
-		return verdict{} // the owner receives itself: not a head-of-line question
+		return Verdict{} // the owner receives itself: not a head-of-line question
 	case len(async) == 0:
-		return c.nobodyReceives(u)
+		return j.nobodyReceives(u)
 	}
-	return c.consumerMayStop(u, async)
+	return j.consumerMayStop(u, async)
 }
 
-func (c *checker) nobodyReceives(u *chans.Uses) verdict {
+func (j *Judge) nobodyReceives(u *chans.Uses) Verdict {
 	if len(u.Stores) > 0 {
-		return verdict{} // stored for others to use; they are not visible here
+		return Verdict{} // stored for others to use; they are not visible here
 	}
-	return verdict{blocks: true, reason: "nothing receives from it"}
+	return Verdict{Blocks: true, Reason: "nothing receives from it"}
 }
 
 // leakedSender judges a goroutine's send whose only receiver is its owner.
 // With N sends and a buffer of C, the owner must receive at least N-C
 // values on every path to its returns; with an unbounded number of sends it
 // must receive until the channel is closed, or once per sender.
-func (c *checker) leakedSender(u *chans.Uses, s chans.Site) verdict {
+func (j *Judge) leakedSender(u *chans.Uses, s chans.Site) Verdict {
 	owner := u.Owner()
 	recvs, caseEdges := chans.ReceiveEdges(u, owner)
 	startedAt := []analysis.RelatedInformation{related(s.Start.Pos(), "sender started here")}
-	without := verdict{blocks: true, reason: ownerName(owner) + " can return without receiving it", related: startedAt}
-	partial := verdict{blocks: true, reason: ownerName(owner) + " can return before receiving every value", related: startedAt}
-	n := c.idx.Count(u, u.Sends)
-	weights := c.receiveWeights(u, caseEdges, n)
+	without := Verdict{Blocks: true, Reason: OwnerName(owner) + " can return without receiving it", Related: startedAt}
+	partial := Verdict{Blocks: true, Reason: OwnerName(owner) + " can return before receiving every value", Related: startedAt}
+	n := j.idx.Count(u, u.Sends)
+	weights := j.receiveWeights(u, caseEdges, n)
 	if n < chans.Many {
 		got := flow.MinCount(u.Make.Block(), flow.IndexOf(u.Make), recvs, weights)
 		switch {
 		case got < 0 || got+chans.ConstCap(u.Make) >= n:
-			return verdict{}
+			return Verdict{}
 		case got == 0:
 			return without
 		}
@@ -298,8 +324,8 @@ func (c *checker) leakedSender(u *chans.Uses, s chans.Site) verdict {
 	}
 	closed := chans.ClosedEdges(u, owner)
 	untilClosed := flow.Path{StopEdge: func(e flow.Edge) bool { return closed[e] }}
-	if c.countedReceive(u, s) || !untilClosed.ReturnReachable(s.Start.Block(), flow.IndexOf(s.Start)) {
-		return verdict{}
+	if j.countedReceive(u, s) || !untilClosed.ReturnReachable(s.Start.Block(), flow.IndexOf(s.Start)) {
+		return Verdict{}
 	}
 	received := flow.Path{
 		Stop:     func(i ssa.Instruction) bool { return recvs[i] },
@@ -316,12 +342,12 @@ func (c *checker) leakedSender(u *chans.Uses, s chans.Site) verdict {
 // loop that receives count n. The pass cannot tell how often a loop runs,
 // and a loop that receives is the owner's way of taking what it needs; the
 // owner that leaves such a loop early is caught by the "until closed" rule.
-func (c *checker) receiveWeights(u *chans.Uses, caseEdges map[flow.Edge]bool, n int) map[flow.Edge]int {
+func (j *Judge) receiveWeights(u *chans.Uses, caseEdges map[flow.Edge]bool, n int) map[flow.Edge]int {
 	weights := make(map[flow.Edge]int)
 	for e := range caseEdges {
 		weights[e] = 1
 	}
-	loops := c.idx.Loops(u.Owner())
+	loops := j.idx.Loops(u.Owner())
 	for _, r := range u.Recvs {
 		if r.Func != u.Owner() {
 			continue
@@ -344,11 +370,11 @@ func (c *checker) receiveWeights(u *chans.Uses, caseEdges map[flow.Edge]bool, n 
 // senders": the senders are started once per iteration of a loop, and the
 // owner receives once per iteration, either later in the same iteration or
 // in a loop with the same bound that has no other exit.
-func (c *checker) countedReceive(u *chans.Uses, s chans.Site) bool {
+func (j *Judge) countedReceive(u *chans.Uses, s chans.Site) bool {
 	owner := u.Owner()
-	loops := c.idx.Loops(owner)
+	loops := j.idx.Loops(owner)
 	senderLoop := loops.Innermost(s.Start.Block())
-	if senderLoop == nil || c.idx.Loops(s.Func).InLoop(s.Instr.Block()) {
+	if senderLoop == nil || j.idx.Loops(s.Func).InLoop(s.Instr.Block()) {
 		return false
 	}
 	bound := flow.LoopBound(senderLoop)
@@ -401,7 +427,7 @@ func everyIteration(l *flow.Loop, b *ssa.BasicBlock) bool {
 // started: each must keep receiving until the channel is closed. A receiver
 // that can return another way (a drain, stop or ctx signal, a failed stream
 // write) leaves the sender blocked once the buffer fills.
-func (c *checker) consumerMayStop(u *chans.Uses, async []chans.Site) verdict {
+func (j *Judge) consumerMayStop(u *chans.Uses, async []chans.Site) Verdict {
 	seen := map[*ssa.Function]bool{}
 	for _, r := range async {
 		if seen[r.Func] {
@@ -410,21 +436,21 @@ func (c *checker) consumerMayStop(u *chans.Uses, async []chans.Site) verdict {
 		seen[r.Func] = true
 		closed := chans.ClosedEdges(u, r.Func)
 		untilClosed := flow.Path{StopEdge: func(e flow.Edge) bool { return closed[e] }}
-		if untilClosed.ReturnReachable(r.Func.Blocks[0], -1) && !c.receivesOnce(u, r.Func) {
-			return verdict{
-				blocks:  true,
-				reason:  fmt.Sprintf("its receiver %s can return before draining it", ownerName(r.Func)),
-				related: []analysis.RelatedInformation{related(r.Start.Pos(), "receiver started here")},
+		if untilClosed.ReturnReachable(r.Func.Blocks[0], -1) && !j.receivesOnce(u, r.Func) {
+			return Verdict{
+				Blocks:  true,
+				Reason:  fmt.Sprintf("its receiver %s can return before draining it", OwnerName(r.Func)),
+				Related: []analysis.RelatedInformation{related(r.Start.Pos(), "receiver started here")},
 			}
 		}
 	}
-	return verdict{}
+	return Verdict{}
 }
 
 // receivesOnce reports whether one send meets a receiver that receives on
 // every path: one value, one unconditional receive.
-func (c *checker) receivesOnce(u *chans.Uses, fn *ssa.Function) bool {
-	if c.idx.Count(u, u.Sends) != 1 {
+func (j *Judge) receivesOnce(u *chans.Uses, fn *ssa.Function) bool {
+	if j.idx.Count(u, u.Sends) != 1 {
 		return false
 	}
 	recvs, caseEdges := chans.ReceiveEdges(u, fn)
@@ -433,4 +459,27 @@ func (c *checker) receivesOnce(u *chans.Uses, fn *ssa.Function) bool {
 		StopEdge: func(e flow.Edge) bool { return caseEdges[e] },
 	}
 	return !p.ReturnReachable(fn.Blocks[0], -1)
+}
+
+func related(pos token.Pos, msg string) analysis.RelatedInformation {
+	return analysis.RelatedInformation{Pos: pos, Message: msg}
+}
+
+func capSuffix(mk *ssa.MakeChan) string {
+	if s := chans.CapString(mk); s != "" {
+		return " (" + s + ")"
+	}
+	return ""
+}
+
+// OwnerName names a function for a message: "Broadcast", "(*Router).loop",
+// or "the function literal in Broadcast" for a closure.
+func OwnerName(fn *ssa.Function) string {
+	if parent := fn.Parent(); parent != nil {
+		return "the function literal in " + OwnerName(parent)
+	}
+	if recv := fn.Signature.Recv(); recv != nil {
+		return fmt.Sprintf("(%s).%s", types.TypeString(recv.Type(), func(*types.Package) string { return "" }), fn.Name())
+	}
+	return fn.Name()
 }

@@ -39,6 +39,8 @@ type Index struct {
 	elemVals map[Origin][]ssa.Value // values stored into elements, by the container's home
 	elemRecv map[Origin][]Site      // receives on channels loaded from elements, likewise
 
+	goStarts map[*ssa.Function][]*ssa.Go // the go statements that start each function
+
 	sends    []*ssa.Send              // every plain send in the package
 	inserts  map[any][]*ssa.MapUpdate // m[k] = v, by the map's field or global
 	deletes  map[any][]*ssa.Call      // delete(m, k), by the map's field or global
@@ -62,6 +64,7 @@ func NewIndex(pkg *ssa.Package, funcs []*ssa.Function) *Index {
 		inserts:    make(map[any][]*ssa.MapUpdate),
 		deletes:    make(map[any][]*ssa.Call),
 		bound:      make(map[types.Object]bool),
+		goStarts:   make(map[*ssa.Function][]*ssa.Go),
 	}
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
@@ -95,6 +98,10 @@ func (x *Index) add(instr ssa.Instruction) {
 		}
 	case *ssa.Send:
 		x.sends = append(x.sends, instr)
+	case *ssa.Go:
+		if fn := goEntry(instr); fn != nil {
+			x.goStarts[fn] = append(x.goStarts[fn], instr)
+		}
 	case *ssa.MapUpdate:
 		x.elemSts = append(x.elemSts, elemStore{instr.Map, instr.Value})
 		if m := registry(instr.Map); m != nil {

@@ -8,6 +8,7 @@
 package verdict
 
 import (
+	"cmp"
 	"fmt"
 	"go/token"
 	"go/types"
@@ -76,11 +77,11 @@ func (j *Judge) originVerdict(o chans.Origin, instr ssa.Instruction, state int, 
 	case chans.Field:
 		makes := j.idx.FieldMakes(o.Field)
 		visible := o.Field != nil && !o.Field.Exported() && j.allVisible(makes)
-		return j.withReceivers(j.unowned(instr, ch, makes), j.idx.FieldReceives(o.Field), visible)
+		return j.withReceivers(instr, ch, j.unowned(instr, ch, makes), j.idx.FieldReceives(o.Field), visible)
 	case chans.Global:
 		makes := j.idx.GlobalMakes(o.Global)
 		visible := !o.Global.Object().Exported() && j.allVisible(makes)
-		return j.withReceivers(j.unowned(instr, ch, makes), j.idx.GlobalReceives(o.Global), visible)
+		return j.withReceivers(instr, ch, j.unowned(instr, ch, makes), j.idx.GlobalReceives(o.Global), visible)
 	case chans.Element:
 		home, ok := o.Home()
 		if !ok {
@@ -88,7 +89,7 @@ func (j *Judge) originVerdict(o chans.Origin, instr ssa.Instruction, state int, 
 		}
 		makes := j.idx.ElementMakes(home)
 		visible := !homeExported(home) && j.allVisible(makes)
-		return j.withReceivers(j.unowned(instr, ch, makes), j.idx.ElementReceives(home), visible)
+		return j.withReceivers(instr, ch, j.unowned(instr, ch, makes), j.idx.ElementReceives(home), visible)
 	case chans.Param, chans.Received:
 		return j.unowned(instr, ch, nil)
 	case chans.Made:
@@ -98,18 +99,40 @@ func (j *Judge) originVerdict(o chans.Origin, instr ssa.Instruction, state int, 
 }
 
 // withReceivers weighs the receivers this package shows for a channel held
-// in a field or global. A receiver that can give up (a select with a
-// default or another live case) is the other half of the finding. When
-// every receiver is visible and each waits with a plain receive, the send
-// is one side of a handshake whose other side is waiting: not reported.
-func (j *Judge) withReceivers(v Verdict, recvs []chans.Site, visible bool) Verdict {
+// in a field, a global or the elements of a container there. The proof is
+// a receiver that can give up (a select with a default or another live
+// case, after which it can return) and that is the channel's last: it runs
+// once per channel made (chans.RunsOncePerChannel), so that once it has
+// stopped nothing receives again. A reply slot, which its maker waits on,
+// also needs more values than its buffer holds (overflow); and a send that
+// first checks a shutdown flag may only run before the receiver stops
+// (shutdownGuard). When every
+// receiver is visible and each waits with a plain receive, the send is one
+// side of a handshake whose other side is waiting: not reported.
+func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, recvs []chans.Site, visible bool) Verdict {
+	var again *chans.Site
 	for _, r := range recvs {
-		if j.idx.GivesUp(r) {
-			v.Related = append(v.Related, related(recvPos(r), "its receiver "+OwnerName(r.Func)+" can stop waiting here"))
-			v.Reason = "its receiver " + OwnerName(r.Func) + " can stop receiving, and " + v.Reason
-			v.Missing = ""
-			return v
+		if !j.idx.GivesUp(r) {
+			continue
 		}
+		if !j.idx.RunsOncePerChannel(r, v.Makes) {
+			if again == nil {
+				again = &r
+			}
+			continue
+		}
+		v.Related = append(v.Related, related(recvPos(r), "its receiver "+OwnerName(r.Func)+" can stop waiting here"))
+		v.Reason = "its receiver " + OwnerName(r.Func) + " can stop receiving, and " + v.Reason
+		v.Missing = j.shutdownGuard(instr)
+		if j.ownerWaits(r, v.Makes) {
+			v.Missing = cmp.Or(j.overflow(instr, ch, v.Makes), v.Missing)
+		}
+		return v
+	}
+	if again != nil {
+		v.Related = append(v.Related, related(recvPos(*again), "its receiver "+OwnerName(again.Func)+" can stop waiting here"))
+		v.Missing = "its receiver " + OwnerName(again.Func) + " can stop waiting, but may run again for the same channel"
+		return v
 	}
 	if visible && len(recvs) > 0 {
 		return Verdict{}
@@ -118,6 +141,60 @@ func (j *Judge) withReceivers(v Verdict, recvs []chans.Site, visible bool) Verdi
 		v.Missing = NoStopSeen
 	}
 	return v
+}
+
+// ownerWaits reports whether the receiver r is the function that made the
+// channel, waiting for what its own call is owed: a reply slot. A receiver
+// on a goroutine of its own is a consumer, and its channel a queue that
+// takes any number of values from any number of calls.
+func (j *Judge) ownerWaits(r chans.Site, makes []*ssa.MakeChan) bool {
+	if r.Start != nil || j.idx.OnOwnGoroutine(r.Func) {
+		return false
+	}
+	for _, mk := range makes {
+		if r.Func == mk.Parent() {
+			return true
+		}
+	}
+	return false
+}
+
+// overflow says what is missing to show that more values than the buffer
+// holds can be sent into one channel, or "" when that is shown: a channel
+// made unbuffered; a send in a loop that keeps sending on the same channel;
+// or a channel its maker hands out in a loop (a client's one reply channel,
+// registered with each of its requests). A one-slot reply channel made per
+// call and answered once is none of these.
+func (j *Judge) overflow(instr ssa.Instruction, ch ssa.Value, makes []*ssa.MakeChan) string {
+	for _, mk := range makes {
+		if n, ok := chans.ConstCapOK(mk); ok && n == 0 {
+			return ""
+		}
+	}
+	if l := j.idx.Loops(instr.Parent()).Innermost(instr.Block()); l != nil && !varies(ch, l, 0) {
+		return ""
+	}
+	for _, mk := range makes {
+		if j.idx.HandedOutInLoop(mk) {
+			return ""
+		}
+	}
+	if caps := chans.CapsOf(makes); caps != "" && caps != "unbuffered" {
+		return "its buffer (" + caps + ") is not shown to receive more values than it holds"
+	}
+	return "its capacity is not known, nor that more values than it holds reach it"
+}
+
+// shutdownGuard says what is missing when the send runs only while a
+// shutdown flag is unset (if s.closed { return } before it) and the package
+// sets that flag: the code that stops the receiver usually sets the flag
+// first, under the lock the sender holds, and the pass cannot see that
+// order. It returns "" when no such guard dominates the send.
+func (j *Judge) shutdownGuard(instr ssa.Instruction) string {
+	if f := j.idx.GuardingFlag(instr); f != nil {
+		return "the send runs only while " + f.Name() + " is false, and its receiver is not shown to stop before " + f.Name() + " is set"
+	}
+	return ""
 }
 
 // homeExported reports whether code outside the package can reach the

@@ -5,8 +5,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"slices"
-	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -42,7 +40,7 @@ func (c *checker) exprString(pos token.Pos, ch ssa.Value) string {
 // cap 1000)".
 func (c *checker) chanDesc(pos token.Pos, ch ssa.Value, v verdict.Verdict) string {
 	desc := types.TypeString(ch.Type(), c.qualifier)
-	if caps := capsOf(v.Makes); caps != "" {
+	if caps := chans.CapsOf(v.Makes); caps != "" {
 		desc += ", " + caps
 	}
 	return fmt.Sprintf("%s (%s)", c.exprString(pos, ch), desc)
@@ -55,33 +53,6 @@ func (c *checker) qualifier(p *types.Package) string {
 		return ""
 	}
 	return p.Name()
-}
-
-// capsOf describes the capacities of the make sites: "cap 1000",
-// "unbuffered", or "cap 1, 100 or 1000" when several makes feed one field.
-func capsOf(makes []*ssa.MakeChan) string {
-	var caps []int
-	for _, mk := range makes {
-		n, ok := chans.ConstCapOK(mk)
-		if !ok {
-			return ""
-		}
-		if !slices.Contains(caps, n) {
-			caps = append(caps, n)
-		}
-	}
-	slices.Sort(caps)
-	switch {
-	case len(caps) == 0:
-		return ""
-	case len(caps) == 1 && caps[0] == 0:
-		return "unbuffered"
-	}
-	names := make([]string, len(caps))
-	for i, n := range caps {
-		names[i] = strconv.Itoa(n)
-	}
-	return "cap " + joinNames(names)
 }
 
 // joinNames joins names as prose: "a", "a or b", "a, b or c".

@@ -27,7 +27,7 @@ type call struct {
 }
 
 func (c *call) finishBad(err error) {
-	c.done <- err // want `send on c.done \(chan error, unbuffered\) can block forever: its receiver \(\*call\).wait can stop receiving, and no liveness case \(ctx.Done\(\), a stop channel\) lets it give up`
+	c.done <- err // want `send on c.done \(chan error, unbuffered\) can block forever: .* \[audit: its receiver \(\*call\).wait can stop waiting, but may run again for the same channel\]`
 }
 
 func (c *call) wait(ctx context.Context) error {

@@ -42,7 +42,7 @@ func (p *pool) useTokenOK() {
 }
 
 func (p *pool) refillBad(b []byte) {
-	p.buf <- b // want `send on p.buf .* can block forever`
+	p.buf <- b // want `send on p.buf .* can block forever.*\[audit: its receiver \(\*pool\).tryUse can stop waiting, but may run again`
 }
 
 func (p *pool) tryUse(ctx context.Context) {

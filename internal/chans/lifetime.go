@@ -1,0 +1,216 @@
+package chans
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// maxGoDepth bounds how many static calls OnOwnGoroutine follows from a go
+// statement: a goroutine's loop is rarely more than a few calls down.
+const maxGoDepth = 3
+
+// OnOwnGoroutine reports whether fn runs on a goroutine of its own that is
+// started once where it is started: fn is the body of a go statement that is
+// not inside a loop, or is called, a few static calls deep, only from such
+// bodies. When such a function stops receiving, no later run of it will
+// receive again; a method called once per request (a Call that waits for its
+// reply, a Reserve that waits for a slot) can give up in one call and
+// receive in the next.
+func (x *Index) OnOwnGoroutine(fn *ssa.Function) bool {
+	return x.onOwnGoroutine(fn, 0)
+}
+
+func (x *Index) onOwnGoroutine(fn *ssa.Function, depth int) bool {
+	if depth > maxGoDepth {
+		return false
+	}
+	sites := x.goStarts[fn]
+	for _, g := range sites {
+		if x.Loops(g.Parent()).InLoop(g.Block()) {
+			return false
+		}
+	}
+	if len(sites) > 0 {
+		for _, call := range x.calls[fn] {
+			if _, ok := call.(*ssa.Go); !ok {
+				return false // also called on its caller's goroutine
+			}
+		}
+		return true
+	}
+	calls := x.calls[fn]
+	if len(calls) == 0 {
+		return false
+	}
+	for _, call := range calls {
+		if !x.onOwnGoroutine(call.Parent(), depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// RunsOncePerChannel reports whether the receive site r, of a channel made
+// by one of makes, runs at most once for each channel made: it is in the
+// function that made the channel, or in a function that function starts or
+// calls outside its loops (Uses records that path in r.Start), or on a
+// goroutine of its own (OnOwnGoroutine). After such a receiver has stopped,
+// nothing else the package shows receives from that channel again.
+func (x *Index) RunsOncePerChannel(r Site, makes []*ssa.MakeChan) bool {
+	if r.Start != nil {
+		return !x.Loops(r.Start.Parent()).InLoop(r.Start.Block())
+	}
+	for _, mk := range makes {
+		if r.Func == mk.Parent() {
+			return true
+		}
+	}
+	return x.OnOwnGoroutine(r.Func)
+}
+
+// goEntry returns the function a go statement starts, when it is static:
+// go f(x), go s.m(x), go func() {...}().
+func goEntry(g *ssa.Go) *ssa.Function {
+	switch v := g.Call.Value.(type) {
+	case *ssa.Function:
+		return v
+	case *ssa.MakeClosure:
+		fn, _ := v.Fn.(*ssa.Function)
+		return fn
+	}
+	return nil
+}
+
+// HandedOutInLoop reports whether the function that made mk hands the
+// channel on inside a loop that does not make it anew: it passes it to a
+// call, stores it, binds it in a closure or sends it, once per iteration.
+// Each hand-off is another party that may send on the one channel, as a
+// stream handler registers its client's reply channel with every request:
+//
+//	feedback := make(chan Response, 1000)
+//	for {
+//		req, err := stream.Recv()
+//		...
+//		r.route(newTrackedRequest(req, feedback))
+//	}
+func (x *Index) HandedOutInLoop(mk *ssa.MakeChan) bool {
+	loops := x.Loops(mk.Parent())
+	return handedOut(mk, func(b *ssa.BasicBlock) bool {
+		// The innermost loop around b is the one to ask: if it holds the
+		// make, so does every loop around it.
+		l := loops.Innermost(b)
+		return l != nil && !l.Blocks[mk.Block()]
+	}, 0)
+}
+
+// handedOut reports whether v, or a conversion of it, is handed on in a
+// block for which inLoop holds.
+func handedOut(v ssa.Value, inLoop func(*ssa.BasicBlock) bool, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	for _, ref := range *v.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.ChangeType:
+			if handedOut(r, inLoop, depth+1) {
+				return true
+			}
+		case *ssa.Call, *ssa.Go, *ssa.Store, *ssa.MakeClosure, *ssa.MakeInterface, *ssa.Send:
+			if inLoop(ref.Block()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// GuardingFlag returns the boolean field whose check guards instr, when
+// instr runs only while the field is false and the package sets it to true
+// somewhere (a shutdown flag):
+//
+//	if db.closed {     // t5 = *t4; if t5 goto 3 else 4
+//		return
+//	}
+//	db.openerCh <- struct{}{}
+//
+// It looks at the conditions of the blocks that dominate instr.
+func (x *Index) GuardingFlag(instr ssa.Instruction) *types.Var {
+	b := instr.Block()
+	for d := b.Idom(); d != nil; d = d.Idom() {
+		if f := x.flagFalseOn(d, b); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+// flagFalseOn returns the field tested by the if that ends d, when b is
+// reached only through the branch on which the field is false.
+func (x *Index) flagFalseOn(d, b *ssa.BasicBlock) *types.Var {
+	if len(d.Instrs) == 0 || len(d.Succs) != 2 {
+		return nil
+	}
+	cond, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+	if !ok {
+		return nil
+	}
+	v, falseSucc := cond.Cond, d.Succs[1]
+	if not, ok := v.(*ssa.UnOp); ok && not.Op == token.NOT {
+		v, falseSucc = not.X, d.Succs[0]
+	}
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL || d.Succs[0] == d.Succs[1] || !falseSucc.Dominates(b) {
+		return nil
+	}
+	addr, ok := load.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil
+	}
+	f := FieldOf(addr.X.Type(), addr.Field, true)
+	if f == nil || !x.setTrue(f) {
+		return nil
+	}
+	return f
+}
+
+// setTrue reports whether the package sets f to true in a function that
+// shuts something down: it closes a channel or calls a func value held in a
+// field (a context's cancel, a stop function). That is the shape of a Close
+// that marks its object closed and then stops the goroutines that serve it;
+// a flag set on the way in (registered = true) is not one.
+func (x *Index) setTrue(f *types.Var) bool {
+	for _, st := range x.fieldSts[f] {
+		if c, ok := st.Val.(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Bool &&
+			constant.BoolVal(c.Value) && shutsDown(st.Parent()) {
+			return true
+		}
+	}
+	return false
+}
+
+// shutsDown reports whether fn closes a channel or calls a func value loaded
+// from a field.
+func shutsDown(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			switch v := call.Common().Value.(type) {
+			case *ssa.Builtin:
+				if v.Name() == "close" {
+					return true
+				}
+			case *ssa.UnOp:
+				if _, ok := v.X.(*ssa.FieldAddr); ok && v.Op == token.MUL {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

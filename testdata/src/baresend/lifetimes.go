@@ -1,0 +1,206 @@
+package baresend
+
+import (
+	"context"
+	"sync"
+)
+
+// A receiver that stops is a proof only when it is the channel's last: it
+// runs once per channel, on a goroutine of its own or in the function that
+// made the channel. A method that waits once per request can give up in one
+// call and receive in the next.
+
+// pump feeds one consumer goroutine, started once with the pump, which
+// leaves when its context ends; from then on Publish fills the buffer and
+// blocks.
+type pump struct{ events chan string }
+
+func newPump(ctx context.Context) *pump {
+	p := &pump{events: make(chan string, 64)}
+	go p.loop(ctx)
+	return p
+}
+
+func (p *pump) loop(ctx context.Context) {
+	for {
+		select {
+		case e := <-p.events:
+			println(e)
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func (p *pump) PublishBad(e string) {
+	p.events <- e // want `send on p.events \(chan string, cap 64\) can block forever: its receiver \(\*pump\).loop can stop receiving, and no liveness case`
+}
+
+// slotConn hands its one ready signal to whichever request waits for it;
+// a request that gives up leaves the next one to receive.
+type slotConn struct{ ready chan struct{} }
+
+func (c *slotConn) reserve(ctx context.Context) bool {
+	select {
+	case <-c.ready:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func (c *slotConn) releasePerRequestAudit() {
+	c.ready <- struct{}{} // want `send on c.ready .* \[audit: its receiver \(\*slotConn\).reserve can stop waiting, but may run again for the same channel\]`
+}
+
+// workers are started one per job: one that stops leaves the others
+// receiving.
+type workers struct{ jobs chan int }
+
+func (w *workers) start(ctx context.Context, n int) {
+	for range n {
+		go w.work(ctx)
+	}
+}
+
+func (w *workers) work(ctx context.Context) {
+	for {
+		select {
+		case j := <-w.jobs:
+			println(j)
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func (w *workers) submitToPoolAudit(j int) {
+	w.jobs <- j // want `send on w.jobs .* \[audit: its receiver \(\*workers\).work can stop waiting, but may run again for the same channel\]`
+}
+
+// rpcClient registers a reply slot per call and waits for it, giving up on
+// the call's context. A slot with room for the one answer the call is owed
+// never blocks its sender; an unbuffered one blocks the reader goroutine
+// that answers after the call gave up.
+type rpcClient struct {
+	mu       sync.Mutex
+	pending  map[int]chan string
+	unbuffed map[int]chan string
+}
+
+func (c *rpcClient) call(ctx context.Context, id int) (string, error) {
+	reply := make(chan string, 1)
+	c.mu.Lock()
+	c.pending[id] = reply
+	c.mu.Unlock()
+	select {
+	case r := <-reply:
+		return r, nil
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+func (c *rpcClient) answerSlotAudit(id int, r string) {
+	c.mu.Lock()
+	reply := c.pending[id]
+	c.mu.Unlock()
+	reply <- r // want `send on reply \(chan string, cap 1\) .* \[audit: its buffer \(cap 1\) is not shown to receive more values than it holds\]`
+}
+
+func (c *rpcClient) callUnbuffered(ctx context.Context, id int) (string, error) {
+	reply := make(chan string)
+	c.mu.Lock()
+	c.unbuffed[id] = reply
+	c.mu.Unlock()
+	select {
+	case r := <-reply:
+		return r, nil
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+func (c *rpcClient) answerUnbufferedBad(id int, r string) {
+	c.mu.Lock()
+	reply := c.unbuffed[id]
+	c.mu.Unlock()
+	reply <- r // want `send on reply \(chan string, unbuffered\) can block forever: its receiver \(\*rpcClient\).callUnbuffered can stop receiving`
+}
+
+// opener is told to open connections while the pool is open. Close marks
+// it closed under the lock and then stops the opener: a request that checks
+// closed under the same lock cannot be sent after the opener is gone, and
+// the pass, which cannot see that order, leaves it to the audit tier.
+type opener struct {
+	mu     sync.Mutex
+	closed bool
+	open   chan struct{}
+	stop   func()
+}
+
+func newOpener() *opener {
+	ctx, cancel := context.WithCancel(context.Background())
+	o := &opener{open: make(chan struct{}, 8), stop: cancel}
+	go o.run(ctx)
+	return o
+}
+
+func (o *opener) run(ctx context.Context) {
+	for {
+		select {
+		case <-o.open:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func (o *opener) Close() {
+	o.mu.Lock()
+	o.closed = true
+	o.mu.Unlock()
+	o.stop()
+}
+
+func (o *opener) requestWhileOpenAudit() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed {
+		return
+	}
+	o.open <- struct{}{} // want `send on o.open .* \[audit: the send runs only while closed is false, and its receiver is not shown to stop before closed is set\]`
+}
+
+// intake marks each request registered before it is queued: a flag set on
+// the way in is no shutdown, and the send after it is still proven.
+type intake struct {
+	registered bool
+	out        chan string
+}
+
+func newIntake(ctx context.Context) *intake {
+	f := &intake{out: make(chan string, 4)}
+	go f.drain(ctx)
+	return f
+}
+
+func (f *intake) drain(ctx context.Context) {
+	for {
+		select {
+		case s := <-f.out:
+			println(s)
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func (f *intake) register() { f.registered = true }
+
+func (f *intake) sendUnregisteredBad(s string) {
+	if f.registered {
+		return
+	}
+	f.out <- s // want `send on f.out \(chan string, cap 4\) can block forever: its receiver \(\*intake\).drain can stop receiving`
+}

@@ -239,7 +239,6 @@ func CapsOf(makes []*ssa.MakeChan) string {
 	return "cap " + join(names)
 }
 
-
 // join joins names as prose: "a", "a or b", "a, b or c".
 func join(names []string) string {
 	if len(names) < 2 {

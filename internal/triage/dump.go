@@ -46,6 +46,7 @@ const (
 	FormatTraceback = "traceback"
 	FormatDebug1    = "debug=1"
 	FormatLeak1     = "goroutineleak debug=1"
+	FormatLeak2     = "goroutineleak debug=2"
 )
 
 // Dump is one goroutine dump.
@@ -102,6 +103,11 @@ func Parse(name string, data []byte) (*Dump, error) {
 	}
 	for _, g := range snap.Goroutines {
 		d.Goroutines = append(d.Goroutines, fromSnapshot(g))
+		if d.Goroutines[len(d.Goroutines)-1].Leaked {
+			// The leak profile at debug=2 is the goroutine dump with the
+			// leaked goroutines marked.
+			d.Format = FormatLeak2
+		}
 	}
 	return d, nil
 }

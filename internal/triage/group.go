@@ -37,11 +37,11 @@ type Group struct {
 
 // Trend compares a group with the first of several dumps of one process.
 type Trend struct {
-	Dumps   int
-	First   int // goroutines at this site and state in the first dump
-	Waited  int // of those, how many waited here from the first dump to the last
-	Elapsed int // minutes between the dumps, at least, as the waits tell
-	Verdict string
+	Dumps   int    `json:"dumps"`
+	First   int    `json:"in_first_dump"`     // goroutines at this site and state in the first dump
+	Waited  int    `json:"waited_throughout"` // of those, how many waited here from the first dump to the last
+	Elapsed int    `json:"elapsed_minutes"`   // minutes between the dumps, at least, as the waits tell
+	Verdict string `json:"verdict"`
 }
 
 // Verdicts of a Trend.

@@ -64,9 +64,13 @@ type Report struct {
 }
 
 // Wedged reports whether the report holds what exit code 3 stands for:
-// confirmed findings, lock waits held by a finding, unexplained sends.
+// confirmed findings, lock waits held by a finding, unexplained sends;
+// unless several dumps show that the goroutines there move on.
 func (r *Report) Wedged() bool {
 	for _, e := range r.Entries {
+		if t := e.Group.Trend; t != nil && t.Verdict == Moving {
+			continue
+		}
 		if e.Kind != LockWait || len(e.Holders) > 0 {
 			return true
 		}

@@ -12,6 +12,7 @@
 //	        type: module
 //	        settings:
 //	          disable: [<pass>, ...]     # passes not to run (default: all run)
+//	          audit: true                # also report the audit tier (default: false)
 //	          <pass>:                    # a pass's flags, as -<pass>.<flag>=<value>
 //	            <flag>: <value>
 //
@@ -144,12 +145,16 @@ func configure(all []*analysis.Analyzer, settings any) ([]*analysis.Analyzer, er
 			enabled = slices.DeleteFunc(enabled, func(a *analysis.Analyzer) bool {
 				return slices.Contains(list, a.Name) == (key == "disable")
 			})
+		case key == "audit":
+			if err := setAudit(all, raw[key]); err != nil {
+				return nil, err
+			}
 		case a != nil:
 			if err := setFlags(a, raw[key]); err != nil {
 				return nil, err
 			}
 		default:
-			return nil, fmt.Errorf("unknown setting %q (want enable, disable, or a pass: %s)", key, strings.Join(names, ", "))
+			return nil, fmt.Errorf("unknown setting %q (want enable, disable, audit, or a pass: %s)", key, strings.Join(names, ", "))
 		}
 	}
 	if len(enabled) == 0 {
@@ -195,6 +200,22 @@ func passList(key string, raw json.RawMessage, byName map[string]*analysis.Analy
 		}
 	}
 	return list, nil
+}
+
+// setAudit applies "audit: true", which reports every pass's audit tier as
+// the sendlint command's -audit does. A pass's own "<pass>: {audit: ...}"
+// is applied after it and wins.
+func setAudit(all []*analysis.Analyzer, raw json.RawMessage) error {
+	var on bool
+	if err := strictDecode(raw, &on); err != nil {
+		return fmt.Errorf("audit: want true or false: %v", err)
+	}
+	for _, a := range all {
+		if err := a.Flags.Set("audit", fmt.Sprint(on)); err != nil {
+			return fmt.Errorf("audit: %s: %v", a.Name, err)
+		}
+	}
+	return nil
 }
 
 // setFlags sets one pass's flags from a mapping of flag name to value.

@@ -2,6 +2,7 @@ package golangci
 
 import (
 	"flag"
+	"fmt"
 	"go/ast"
 	"slices"
 	"strings"
@@ -89,7 +90,7 @@ func TestConfigureStrict(t *testing.T) {
 		settings map[string]any
 		want     string
 	}{
-		{map[string]any{"bogus": 1}, `unknown setting "bogus" (want enable, disable, or a pass: withflags, noflags)`},
+		{map[string]any{"bogus": 1}, `unknown setting "bogus" (want enable, disable, audit, or a pass: withflags, noflags)`},
 		{map[string]any{"withflags": map[string]any{"m": 1}}, "withflags.m: unknown flag (withflags has flags list, n, strict)"},
 		{map[string]any{"noflags": map[string]any{"m": 1}}, "noflags.m: unknown flag (noflags has no flags)"},
 		{map[string]any{"withflags": map[string]any{"n": "many"}}, `withflags.n: invalid value "many"`},
@@ -160,4 +161,24 @@ var sendReporter = &analysis.Analyzer{
 
 func TestFoldRelated(t *testing.T) {
 	analysistest.Run(t, analysistest.TestData(), foldRelated(sendReporter), "fold")
+}
+
+// TestConfigureAudit checks that "audit: true" turns on every real pass's
+// audit tier, that a pass's own setting wins, and that a non-boolean is an
+// error.
+func TestConfigureAudit(t *testing.T) {
+	all := passes.All()
+	defer func() { _, _ = configure(all, nil) }()
+	if _, err := configure(all, map[string]any{"audit": true, "lockedsend": map[string]any{"audit": false}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range all {
+		want := a.Name != "lockedsend"
+		if got := a.Flags.Lookup("audit").Value.String(); got != fmt.Sprint(want) {
+			t.Errorf("%s.audit = %s, want %v", a.Name, got, want)
+		}
+	}
+	if _, err := configure(all, map[string]any{"audit": "yes"}); err == nil || !strings.HasPrefix(err.Error(), "audit: want true or false") {
+		t.Errorf("audit: yes: error %v", err)
+	}
 }

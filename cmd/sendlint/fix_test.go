@@ -8,14 +8,16 @@ import (
 )
 
 // TestFixDiff runs sendlint -fix -diff the way a user does: it prints the
-// select baresend proposes and leaves the file as it was.
+// select baresend proposes and leaves the file as it was. The send has no
+// receiver in view, so it is an audit finding, and its fix is offered under
+// -audit.
 func TestFixDiff(t *testing.T) {
 	file := filepath.Join("testdata", "demo", "livefix", "livefix.go")
 	before, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	stdout, stderr, _ := run(t, sendlint, "-fix", "-diff", "./livefix")
+	stdout, stderr, _ := run(t, sendlint, "-audit", "-fix", "-diff", "./livefix")
 	for _, want := range []string{
 		"-\tc.responses <- r\n",
 		"+\tselect {\n+\tcase c.responses <- r:\n+\tcase <-ctx.Done():\n+\t\treturn ctx.Err()\n+\t}\n",

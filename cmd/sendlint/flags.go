@@ -20,6 +20,7 @@ type options struct {
 	baseline      string
 	writeBaseline string
 	test          bool
+	audit         bool
 	fix           bool
 	diff          bool
 	tags          string
@@ -79,6 +80,7 @@ func parseFlags(analyzers []*analysis.Analyzer, args []string, stdout io.Writer)
 	fs.StringVar(&opts.baseline, "baseline", "", "report only the findings the baseline `file` does not accept")
 	fs.StringVar(&opts.writeBaseline, "write-baseline", "", "record the current findings in `file` as accepted, and exit 0")
 	fs.BoolVar(&opts.test, "test", false, "also report findings in test code (_test.go files and test-helper packages); test code is always analysed")
+	fs.BoolVar(&opts.audit, "audit", false, "also report the audit tier: sends a pass can neither prove to block nor rule out, labelled [audit: what is missing]")
 	fs.BoolVar(&opts.fix, "fix", false, "apply suggested fixes")
 	fs.BoolVar(&opts.diff, "diff", false, "with -fix, print the fixes as a diff instead of applying them")
 	fs.StringVar(&opts.tags, "tags", "", "comma-separated build tags, as for go build")
@@ -112,11 +114,16 @@ func parseFlags(analyzers []*analysis.Analyzer, args []string, stdout io.Writer)
 			opts.forward = append(opts.forward, "-"+f.Name+"="+f.Value.String())
 		}
 	})
-	if opts.test {
-		// Each pass holds its own switch, so that go vet, golangci-lint and
-		// nogo can set it too; -test sets it for all of them.
+	// Each pass holds its own switches, so that go vet, golangci-lint and
+	// nogo can set them too; -test and -audit set them for all passes.
+	for _, sw := range []struct {
+		on   bool
+		name string
+	}{{opts.test, "tests"}, {opts.audit, "audit"}} {
 		for _, a := range analyzers {
-			opts.forward = append(opts.forward, "-"+a.Name+".tests=true")
+			if sw.on {
+				opts.forward = append(opts.forward, "-"+a.Name+"."+sw.name+"=true")
+			}
 		}
 	}
 	opts.patterns = fs.Args()

@@ -117,7 +117,8 @@ func TestSARIF(t *testing.T) {
 		loc.Region.StartLine != 20 || loc.Region.StartColumn != 14 {
 		t.Errorf("first result: %+v", first)
 	}
-	if len(first.RelatedLocations) != 1 || first.RelatedLocations[0].Message.Text != "channel made here (cap 8)" {
+	if len(first.RelatedLocations) != 2 || first.RelatedLocations[0].Message.Text != "channel made here (cap 8)" ||
+		first.RelatedLocations[1].Message.Text != "its receiver (*Client).Serve can stop waiting here" {
 		t.Errorf("first result's related locations: %+v", first.RelatedLocations)
 	}
 	if !strings.HasPrefix(first.Message.Text, "send on c.responses (chan string, cap 8) can block forever") {
@@ -130,7 +131,8 @@ func TestSARIF(t *testing.T) {
 
 func TestGitHubAnnotations(t *testing.T) {
 	stdout, _, code := run(t, sendlint, "-format=github", "-test=false", "./replies")
-	want := "::warning file=replies/replies.go,line=20,col=14,title=sendlint baresend::send on c.responses (chan string, cap 8) can block forever: no liveness case (ctx.Done(), a stop channel) lets it give up%0Areplies/replies.go:15:32: channel made here (cap 8)\n"
+	want := "::warning file=replies/replies.go,line=20,col=14,title=sendlint baresend::send on c.responses (chan string, cap 8) can block forever: its receiver (*Client).Serve can stop receiving, and no liveness case (ctx.Done(), a stop channel) lets it give up" +
+		"%0Areplies/replies.go:15:32: channel made here (cap 8)%0Areplies/replies.go:38:15: its receiver (*Client).Serve can stop waiting here\n"
 	if code != 3 || stdout != want {
 		t.Errorf("-format=github: exit %d, output\n%s\nwant\n%s", code, stdout, want)
 	}

@@ -52,7 +52,7 @@ func run(t *testing.T, name string, args ...string) (stdout, stderr string, code
 	return out.String(), errOut.String(), code
 }
 
-const replyFinding = "replies/replies.go:20:14: send on c.responses (chan string, cap 8) can block forever: no liveness case (ctx.Done(), a stop channel) lets it give up (baresend)"
+const replyFinding = "replies/replies.go:20:14: send on c.responses (chan string, cap 8) can block forever: its receiver (*Client).Serve can stop receiving, and no liveness case (ctx.Done(), a stop channel) lets it give up (baresend)"
 
 func TestTextFindings(t *testing.T) {
 	stdout, stderr, code := run(t, sendlint, "./replies")
@@ -63,6 +63,7 @@ func TestTextFindings(t *testing.T) {
 	want := []string{
 		replyFinding,
 		"\treplies/replies.go:15:32: channel made here (cap 8)",
+		"\treplies/replies.go:38:15: its receiver (*Client).Serve can stop waiting here",
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("output:\n%s\nwant:\n%s", stdout, strings.Join(want, "\n"))
@@ -128,7 +129,7 @@ func TestJSON(t *testing.T) {
 	if len(diags) != 2 {
 		t.Fatalf("got %d baresend diagnostics, want 2:\n%s", len(diags), stdout)
 	}
-	if !strings.HasSuffix(diags[0].Posn, "replies/replies.go:20:14") || len(diags[0].Related) != 1 {
+	if !strings.HasSuffix(diags[0].Posn, "replies/replies.go:20:14") || len(diags[0].Related) != 2 {
 		t.Errorf("first diagnostic = %+v", diags[0])
 	}
 	_, _, code = run(t, sendlint, "-format=json", "./replies")
@@ -213,21 +214,28 @@ func TestMalformedDirective(t *testing.T) {
 }
 
 // TestLanguageFeatures checks findings in generic code, in the bodies of
-// range-over-func loops, and in a cgo package.
+// range-over-func loops, and in a cgo package. The sends on fields have no
+// receiver in view: they are in the audit tier, shown with -audit.
 func TestLanguageFeatures(t *testing.T) {
-	stdout, stderr, code := run(t, sendlint, "./generic", "./iterate", "./cgocall")
+	const (
+		cgoSend     = "cgocall/cgocall.go:14:11: send on n.events (chan int) can block forever: no liveness case (ctx.Done(), a stop channel) lets it give up [audit: no receiver of it is visible in this package] (baresend)"
+		genericSend = "generic/generic.go:14:8: send on r.out (chan T, cap 4) can block forever"
+		leaked      = "generic/generic.go:21:18: send on ch (chan T, unbuffered) can block forever: First can return before receiving every value (baresend)"
+		iterSend    = "iterate/iterate.go:24:9: send on s.out (chan int) can block forever"
+	)
+	packages := []string{"./generic", "./iterate", "./cgocall"}
+	stdout, stderr, code := run(t, sendlint, append([]string{"-audit"}, packages...)...)
 	if code != 3 {
 		t.Fatalf("exit %d, want 3; stderr:\n%s", code, stderr)
 	}
-	for _, want := range []string{
-		"cgocall/cgocall.go:14:11: send on n.events (chan int) can block forever",
-		"generic/generic.go:14:8: send on r.out (chan T, cap 4) can block forever",
-		"generic/generic.go:21:18: send on ch (chan T, unbuffered) can block forever: First can return before receiving every value",
-		"iterate/iterate.go:24:9: send on s.out (chan int) can block forever",
-	} {
+	for _, want := range []string{cgoSend, genericSend, leaked, iterSend} {
 		if !strings.Contains(stdout, want) {
-			t.Errorf("output lacks %q:\n%s", want, stdout)
+			t.Errorf("-audit: output lacks %q:\n%s", want, stdout)
 		}
+	}
+	stdout, _, code = run(t, sendlint, packages...)
+	if code != 3 || !strings.Contains(stdout, leaked) || strings.Contains(stdout, "[audit:") {
+		t.Errorf("by default: exit %d, want 3 and only the leaked sender:\n%s", code, stdout)
 	}
 }
 
@@ -237,7 +245,7 @@ func TestBuildTags(t *testing.T) {
 	if code != 0 || stdout != "" {
 		t.Errorf("without the tag: exit %d, output %q", code, stdout)
 	}
-	stdout, _, code = run(t, sendlint, "-tags=special", "./tagged")
+	stdout, _, code = run(t, sendlint, "-audit", "-tags=special", "./tagged")
 	if code != 3 || !strings.Contains(stdout, "tagged/tagged.go:11:5: send on c (chan string) can block forever") {
 		t.Errorf("with -tags=special: exit %d, output %q", code, stdout)
 	}

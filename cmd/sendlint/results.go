@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/sendlint/sendlint/internal/finding"
+	sendreport "github.com/sendlint/sendlint/internal/report"
 )
 
 // diagnostic is one finding in go vet's JSON form.
@@ -111,6 +112,7 @@ func (res *results) findings() []finding.Finding {
 			Message: d.Message,
 			Pos:     d.pos,
 			End:     finding.ParsePosition(d.End),
+			Audit:   d.Category == sendreport.AuditCategory,
 		}
 		for _, r := range d.Related {
 			f.Related = append(f.Related, finding.Related{Pos: finding.ParsePosition(r.Posn), Message: r.Message})

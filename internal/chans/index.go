@@ -35,6 +35,10 @@ type Index struct {
 	recvFields map[*types.Var][]Site
 	recvGlobs  map[*ssa.Global][]Site
 
+	elemSts  []elemStore            // every store into a map, slice or array element
+	elemVals map[Origin][]ssa.Value // values stored into elements, by the container's home
+	elemRecv map[Origin][]Site      // receives on channels loaded from elements, likewise
+
 	sends    []*ssa.Send              // every plain send in the package
 	inserts  map[any][]*ssa.MapUpdate // m[k] = v, by the map's field or global
 	deletes  map[any][]*ssa.Call      // delete(m, k), by the map's field or global
@@ -75,6 +79,8 @@ func (x *Index) add(instr ssa.Instruction) {
 		x.closures[instr.Fn.(*ssa.Function)] = append(x.closures[instr.Fn.(*ssa.Function)], instr)
 	case *ssa.Store:
 		switch addr := instr.Addr.(type) {
+		case *ssa.IndexAddr:
+			x.elemSts = append(x.elemSts, elemStore{addr.X, instr.Val})
 		case *ssa.FieldAddr:
 			if f := FieldOf(addr.X.Type(), addr.Field, true); f != nil {
 				x.fieldVals[f] = append(x.fieldVals[f], instr.Val)
@@ -90,6 +96,7 @@ func (x *Index) add(instr ssa.Instruction) {
 	case *ssa.Send:
 		x.sends = append(x.sends, instr)
 	case *ssa.MapUpdate:
+		x.elemSts = append(x.elemSts, elemStore{instr.Map, instr.Value})
 		if m := registry(instr.Map); m != nil {
 			x.inserts[m] = append(x.inserts[m], instr)
 		}
@@ -233,21 +240,108 @@ func FieldOf(t types.Type, i int, pointer bool) *types.Var {
 
 // FieldMakes returns the channels made in this package and stored into
 // field f, the make sites a message can point at.
-func (x *Index) FieldMakes(f *types.Var) []*ssa.MakeChan { return x.makesOf(x.fieldVals[f]) }
+func (x *Index) FieldMakes(f *types.Var) []*ssa.MakeChan {
+	return x.makesAt(Origin{Kind: Field, Field: f})
+}
 
 // GlobalMakes returns the channels made in this package and stored into g.
-func (x *Index) GlobalMakes(g *ssa.Global) []*ssa.MakeChan { return x.makesOf(x.globalVals[g]) }
+func (x *Index) GlobalMakes(g *ssa.Global) []*ssa.MakeChan {
+	return x.makesAt(Origin{Kind: Global, Global: g})
+}
 
-func (x *Index) makesOf(vals []ssa.Value) []*ssa.MakeChan {
+// makesAt returns the channels made in this package that reach home (a
+// field, a global, or the elements of a container there), following values
+// copied from one home to another: s.clients[id] = tr.responses brings the
+// makes of the field responses into the elements of s.clients.
+func (x *Index) makesAt(home Origin) []*ssa.MakeChan {
 	var out []*ssa.MakeChan
+	x.collectMakes(home, make(map[Origin]bool), &out)
+	return out
+}
+
+func (x *Index) collectMakes(home Origin, seen map[Origin]bool, out *[]*ssa.MakeChan) {
+	if seen[home] {
+		return
+	}
+	seen[home] = true
+	var vals []ssa.Value
+	switch home.Kind {
+	case Field:
+		vals = x.fieldVals[home.Field]
+	case Global:
+		vals = x.globalVals[home.Global]
+	case Element:
+		x.elements()
+		if h, ok := home.Home(); ok {
+			vals = x.elemVals[h]
+		}
+	}
 	for _, v := range vals {
 		for _, o := range x.Origins(v) {
-			if o.Kind == Made && !slices.Contains(out, o.Make) {
-				out = append(out, o.Make)
+			switch {
+			case o.Kind == Made:
+				if !slices.Contains(*out, o.Make) {
+					*out = append(*out, o.Make)
+				}
+			case o.Kind == Field && o.Field != nil, o.Kind == Global:
+				x.collectMakes(o, seen, out)
+			case o.Kind == Element && (o.Field != nil || o.Global != nil):
+				x.collectMakes(o, seen, out)
 			}
 		}
 	}
+}
+
+// elemStore is a store into an element of container: m[k] = val or
+// s[i] = val.
+type elemStore struct{ container, val ssa.Value }
+
+// ElementMakes returns the channels made in this package and stored into
+// elements of the container held at home (a Field or Global origin).
+func (x *Index) ElementMakes(home Origin) []*ssa.MakeChan {
+	return x.makesAt(Origin{Kind: Element, Field: home.Field, Global: home.Global})
+}
+
+// ElementReceives returns the receives of this package on channels held in
+// elements of the container at home: loads of an element, and the channels
+// made here and stored there.
+func (x *Index) ElementReceives(home Origin) []Site {
+	x.elements()
+	out := append([]Site(nil), x.elemRecv[home]...)
+	for _, mk := range x.ElementMakes(home) {
+		out = append(out, x.Uses(mk).Recvs...)
+	}
 	return out
+}
+
+// elements groups the element stores and the receives on elements by the
+// home of their container, once.
+func (x *Index) elements() {
+	if x.elemVals != nil {
+		return
+	}
+	x.elemVals = make(map[Origin][]ssa.Value)
+	x.elemRecv = make(map[Origin][]Site)
+	for _, st := range x.elemSts {
+		if !isChan(st.val.Type()) {
+			continue
+		}
+		for _, h := range x.homes(st.container) {
+			x.elemVals[h] = append(x.elemVals[h], st.val)
+		}
+	}
+	for _, r := range x.recvs {
+		for _, o := range x.Origins(RecvChan(r)) {
+			if h, ok := o.Home(); ok {
+				x.elemRecv[h] = append(x.elemRecv[h], r)
+			}
+		}
+	}
+}
+
+func isChan(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Chan)
+	return ok
 }
 
 // Received reports whether code of this package receives from a channel

@@ -19,7 +19,7 @@ const (
 	Nil                  // the nil channel
 	Made                 // made by make in a function of this package
 	Field                // loaded from a struct field
-	Element              // a map, slice or array element
+	Element              // a map, slice or array element; Field or Global names the container's home when known
 	Global               // a package-level variable
 	Param                // a parameter whose callers are not all visible
 	Received             // received from another channel
@@ -33,9 +33,22 @@ func (k Kind) String() string {
 type Origin struct {
 	Kind   Kind
 	Make   *ssa.MakeChan  // Made
-	Field  *types.Var     // Field
-	Global *ssa.Global    // Global
+	Field  *types.Var     // Field, or the field holding an Element's container
+	Global *ssa.Global    // Global, or the global holding an Element's container
 	Param  *ssa.Parameter // Param
+}
+
+// Home returns, for an element, the origin of its container: the field or
+// global that holds it, when known.
+func (o Origin) Home() (Origin, bool) {
+	switch {
+	case o.Kind != Element:
+	case o.Field != nil:
+		return Origin{Kind: Field, Field: o.Field}, true
+	case o.Global != nil:
+		return Origin{Kind: Global, Global: o.Global}, true
+	}
+	return Origin{}, false
 }
 
 // Owned reports whether the value was made by a function of this package,
@@ -92,11 +105,17 @@ func (x *Index) origins(v ssa.Value, seen map[ssa.Value]bool, depth int, out *[]
 			add(Origin{})
 		}
 	case *ssa.Extract:
-		add(Origin{Kind: extractKind(v)})
+		if k := extractKind(v); k == Element {
+			x.elementOrigins(containerOf(v.Tuple), out)
+		} else {
+			add(Origin{Kind: k})
+		}
 	case *ssa.Field:
 		add(Origin{Kind: Field, Field: FieldOf(v.X.Type(), v.Field, false)})
-	case *ssa.Index, *ssa.Lookup:
-		add(Origin{Kind: Element})
+	case *ssa.Index:
+		x.elementOrigins(v.X, out)
+	case *ssa.Lookup:
+		x.elementOrigins(v.X, out)
 	case *ssa.Parameter:
 		x.paramOrigins(v, seen, depth, out)
 	case *ssa.FreeVar:
@@ -137,7 +156,7 @@ func (x *Index) loadOrigins(addr ssa.Value, seen map[ssa.Value]bool, depth int, 
 	case *ssa.FieldAddr:
 		*out = append(*out, Origin{Kind: Field, Field: FieldOf(a.X.Type(), a.Field, true)})
 	case *ssa.IndexAddr:
-		*out = append(*out, Origin{Kind: Element})
+		x.elementOrigins(a.X, out)
 	case *ssa.Global:
 		*out = append(*out, Origin{Kind: Global, Global: a})
 	case *ssa.Alloc:
@@ -157,6 +176,66 @@ func (x *Index) loadOrigins(addr ssa.Value, seen map[ssa.Value]bool, depth int, 
 	default:
 		*out = append(*out, Origin{})
 	}
+}
+
+// elementOrigins records an element of the container value c: a map, slice
+// or array (or a pointer to an array). When the container is held in a
+// struct field or a package-level variable, the element is named by that
+// home, so that what is stored into one element and what is loaded from
+// another meet, as they do for fields:
+//
+//	t1 = &s.requestsToClients           // registration
+//	t2 = *t1
+//	t2[t3] = t4                         // t4 = make chan Response 1000:int
+//	t5 = *t1                            // reply
+//	t6 = t5[t7],ok
+//	t8 = extract t6 #0
+//	send t8 <- t9
+func (x *Index) elementOrigins(c ssa.Value, out *[]Origin) {
+	found := false
+	for _, h := range x.homes(c) {
+		*out = append(*out, Origin{Kind: Element, Field: h.Field, Global: h.Global})
+		found = true
+	}
+	if !found {
+		*out = append(*out, Origin{Kind: Element})
+	}
+}
+
+// homes returns the fields and globals a container value is loaded from.
+// An array field is addressed in place (&s.arr[i]), a map or slice field is
+// loaded first.
+func (x *Index) homes(c ssa.Value) []Origin {
+	var out []Origin
+	switch c := c.(type) {
+	case *ssa.FieldAddr:
+		if f := FieldOf(c.X.Type(), c.Field, true); f != nil {
+			out = append(out, Origin{Kind: Field, Field: f})
+		}
+		return out
+	case *ssa.Global:
+		return []Origin{{Kind: Global, Global: c}}
+	}
+	for _, o := range x.Origins(c) {
+		if (o.Kind == Field && o.Field != nil) || o.Kind == Global {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// containerOf returns the container of a tuple whose first value is an
+// element: v, ok := m[k], and the key and value of a range over a map.
+func containerOf(t ssa.Value) ssa.Value {
+	switch t := t.(type) {
+	case *ssa.Lookup:
+		return t.X
+	case *ssa.Next:
+		if r, ok := t.Iter.(*ssa.Range); ok {
+			return r.X
+		}
+	}
+	return nil
 }
 
 // storesTo returns the values stored into a local variable, including

@@ -73,6 +73,7 @@ type Finding struct {
 	Pos     Position
 	End     Position // zero when the diagnostic has no extent
 	Related []Related
+	Audit   bool // an audit-tier finding: shown as a note, not a warning
 }
 
 // PackagePath strips the test-variant suffix go vet puts on package IDs,

@@ -6,6 +6,7 @@
 package fixturetest
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"os"
@@ -196,4 +197,51 @@ func sortedKeys(m map[key][]*expectation) []key {
 		return a.line - b.line
 	})
 	return keys
+}
+
+// Tiers checks a fixture in both tiers. check runs once with every
+// analyzer's audit flag on, where every want must match, and once with it
+// off, where only the wants of audit findings (those whose pattern holds
+// `\[audit: `) may go unmatched. A finding in the wrong tier fails one of
+// the two runs: a proven finding lacks the label its audit want asks for,
+// and an audit finding does not appear in the default run.
+func Tiers(t *testing.T, analyzers []*analysis.Analyzer, check func(T)) {
+	t.Helper()
+	Audit(t, analyzers...)
+	check(t)
+	setAudit(t, analyzers, "false")
+	check(defaultTier{t})
+}
+
+// Audit turns on the analyzers' audit tier until the test ends.
+func Audit(t *testing.T, analyzers ...*analysis.Analyzer) {
+	t.Helper()
+	setAudit(t, analyzers, "true")
+}
+
+func setAudit(t *testing.T, analyzers []*analysis.Analyzer, value string) {
+	t.Helper()
+	for _, a := range analyzers {
+		if err := a.Flags.Set("audit", value); err != nil {
+			t.Fatalf("%s: %v", a.Name, err)
+		}
+	}
+	t.Cleanup(func() {
+		for _, a := range analyzers {
+			_ = a.Flags.Set("audit", "false")
+		}
+	})
+}
+
+// defaultTier forwards every error but the unmatched wants of audit
+// findings.
+type defaultTier struct{ *testing.T }
+
+func (d defaultTier) Errorf(format string, args ...any) {
+	d.Helper()
+	msg := fmt.Sprintf(format, args...)
+	if strings.Contains(msg, "no diagnostic was reported matching") && strings.Contains(msg, `\[audit: `) {
+		return
+	}
+	d.T.Errorf("without -audit: %s", msg)
 }

@@ -11,7 +11,8 @@ import (
 	"github.com/sendlint/sendlint/internal/finding"
 )
 
-// Annotations writes one ::warning command per finding. Files are named
+// Annotations writes one ::warning command per finding (::notice for an
+// audit-tier one). Files are named
 // relative to root, the repository's root, as the runner expects; the
 // related locations follow the message on lines of their own.
 func Annotations(w io.Writer, findings []finding.Finding, root string) {
@@ -30,7 +31,11 @@ func Annotations(w io.Writer, findings []finding.Finding, root string) {
 			rfile, _ := r.Pos.Rel(root)
 			msg += fmt.Sprintf("\n%s:%d:%d: %s", rfile, r.Pos.Line, r.Pos.Col, r.Message)
 		}
-		fmt.Fprintf(w, "::warning %s::%s\n", strings.Join(props, ","), escapeData(msg))
+		command := "warning"
+		if f.Audit {
+			command = "notice"
+		}
+		fmt.Fprintf(w, "::%s %s::%s\n", command, strings.Join(props, ","), escapeData(msg))
 	}
 }
 

@@ -21,9 +21,11 @@ func TestAnnotations(t *testing.T) {
 			Related: []finding.Related{{Pos: at("hub/make.go", 3, 9), Message: "channel made here"}},
 		},
 		{Pass: "lockedsend", Message: "send while mu is held", Pos: at("a,b:c/x.go", 4, 0)},
+		{Pass: "baresend", Message: "send on c.out [audit: no receiver]", Pos: at("x.go", 7, 2), Audit: true},
 	}, root)
 	want := "::warning file=hub/hub.go,line=12,col=5,title=sendlint baresend::send on out (50%25 full) can block forever%0Ahub/make.go:3:9: channel made here\n" +
-		"::warning file=a%2Cb%3Ac/x.go,line=4,title=sendlint lockedsend::send while mu is held\n"
+		"::warning file=a%2Cb%3Ac/x.go,line=4,title=sendlint lockedsend::send while mu is held\n" +
+		"::notice file=x.go,line=7,col=2,title=sendlint baresend::send on c.out [audit: no receiver]\n"
 	if buf.String() != want {
 		t.Errorf("annotations:\n%s\nwant:\n%s", buf.String(), want)
 	}

@@ -28,6 +28,7 @@ type Reporter struct {
 	used      map[*directive.Ignore]bool
 	generated map[string]generated.Generator
 	tests     bool // report in test code too
+	audit     bool // report the audit tier too
 }
 
 // New returns the Reporter for pass. It fails when the package holds a
@@ -42,7 +43,8 @@ func New(pass *analysis.Pass) (*Reporter, error) {
 		pass:      pass,
 		used:      make(map[*directive.Ignore]bool),
 		generated: pass.ResultOf[generated.Analyzer].(map[string]generated.Generator),
-		tests:     reportsTests(&pass.Analyzer.Flags),
+		tests:     boolFlag(&pass.Analyzer.Flags, "tests"),
+		audit:     boolFlag(&pass.Analyzer.Flags, "audit"),
 	}
 	for _, ig := range idx.Ignores {
 		if ig.Names(pass.Analyzer.Name) {
@@ -57,17 +59,48 @@ func New(pass *analysis.Pass) (*Reporter, error) {
 // directive on its line or the line above.
 func (r *Reporter) Report(d analysis.Diagnostic) {
 	pos := r.pass.Fset.Position(d.Pos)
-	if r.silent(pos.Filename) {
+	if r.silent(pos.Filename) || r.ignored(pos) {
 		return
-	}
-	for _, ig := range r.ignores {
-		if ig.File == pos.Filename && (ig.Line == pos.Line || ig.Line == pos.Line-1) {
-			r.used[ig] = true
-			return
-		}
 	}
 	r.pass.Report(d)
 }
+
+// ignored reports whether an ignore directive covers pos, on its line or
+// the line above, and marks the directive used.
+func (r *Reporter) ignored(pos token.Position) bool {
+	for _, ig := range r.ignores {
+		if ig.File == pos.Filename && (ig.Line == pos.Line || ig.Line == pos.Line-1) {
+			r.used[ig] = true
+			return true
+		}
+	}
+	return false
+}
+
+// AuditCategory is the Category of an audit-tier diagnostic: go vet's JSON
+// carries it, and the output formats show such findings as notes.
+const AuditCategory = "audit"
+
+// Audit forwards d as an audit-tier finding, when the pass's audit flag is
+// set: a send the pass can neither prove to block nor rule out. missing
+// says what the proof lacks ("no receiver of it is visible in this
+// package"), and ends the message in brackets, so that a reader, a
+// suppression and a baseline all see which tier a finding is in.
+func (r *Reporter) Audit(d analysis.Diagnostic, missing string) {
+	if !r.audit {
+		// A directive written for this finding while auditing is still
+		// in use when the audit tier is off.
+		r.ignored(r.pass.Fset.Position(d.Pos))
+		return
+	}
+	d.Category = AuditCategory
+	d.Message += " [audit: " + missing + "]"
+	r.Report(d)
+}
+
+// Auditing reports whether the audit tier is reported, for a pass that
+// would otherwise skip the work of explaining a finding it will not show.
+func (r *Reporter) Auditing() bool { return r.audit }
 
 // silent reports whether findings in file are not reported at all.
 func (r *Reporter) silent(file string) bool {

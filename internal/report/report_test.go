@@ -2,6 +2,8 @@ package report_test
 
 import (
 	"go/ast"
+	"slices"
+	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
@@ -32,7 +34,12 @@ var namer = &analysis.Analyzer{
 					if fn.Name.Name == "explode" {
 						panic("boom")
 					}
-					rep.Report(analysis.Diagnostic{Pos: fn.Pos(), Message: "function " + fn.Name.Name})
+					d := analysis.Diagnostic{Pos: fn.Pos(), Message: "function " + fn.Name.Name}
+					if strings.HasPrefix(fn.Name.Name, "maybe") {
+						rep.Audit(d, "nothing is proven")
+						return
+					}
+					rep.Report(d)
 				})
 			}
 		}
@@ -45,7 +52,7 @@ func TestReporter(t *testing.T) {
 	analysistest.Run(t, fixturetest.Testdata(t, 2), namer, "reporting", "reporting/gen")
 }
 
-func init() { report.TestsFlag(&namer.Flags) }
+func init() { report.Flags(&namer.Flags) }
 
 // TestTestCode checks that test code is analysed but not reported, unless
 // the pass's tests flag asks for it.
@@ -67,3 +74,23 @@ func TestTestCode(t *testing.T) {
 type errorCount int
 
 func (c *errorCount) Errorf(string, ...any) { *c++ }
+
+// TestAudit checks the audit tier: reported, labelled and categorised only
+// with the pass's audit flag, and a directive written for an audit finding
+// still counts as used without it.
+func TestAudit(t *testing.T) {
+	testdata := fixturetest.Testdata(t, 2)
+	analysistest.Run(t, testdata, namer, "reporting/auditoff")
+	if err := namer.Flags.Set("audit", "true"); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = namer.Flags.Set("audit", "false") }()
+	results := analysistest.Run(t, testdata, namer, "reporting/audit")
+	var categories []string
+	for _, d := range results[0].Diagnostics {
+		categories = append(categories, d.Category)
+	}
+	if want := []string{report.AuditCategory, ""}; !slices.Equal(categories, want) {
+		t.Errorf("categories %q, want %q", categories, want)
+	}
+}

@@ -6,16 +6,17 @@ import (
 	"strings"
 )
 
-// TestsFlag registers the flag that turns on findings in test code for one
-// pass. Every pass registers it, so `-<pass>.tests` works in every driver,
-// and the sendlint command's -test sets it for all of them.
-func TestsFlag(fs *flag.FlagSet) {
+// Flags registers the switches every pass shares, so that `-<pass>.tests`
+// and `-<pass>.audit` work in every driver (go vet, golangci-lint, nogo),
+// and the sendlint command's -test and -audit set them for all passes.
+func Flags(fs *flag.FlagSet) {
 	fs.Bool("tests", false, "also report findings in test code (_test.go files and test-helper packages)")
+	fs.Bool("audit", false, "also report the audit tier: sends the pass can neither prove to block nor rule out, each labelled with what is missing")
 }
 
-// reportsTests reads the pass's tests flag.
-func reportsTests(fs *flag.FlagSet) bool {
-	f := fs.Lookup("tests")
+// boolFlag reads one of the pass's boolean flags.
+func boolFlag(fs *flag.FlagSet, name string) bool {
+	f := fs.Lookup(name)
 	return f != nil && f.Value.String() == "true"
 }
 

@@ -256,7 +256,7 @@ func result(f finding.Finding, ruleIndex int, root string) Result {
 	res := Result{
 		RuleID:    f.Pass,
 		RuleIndex: ruleIndex,
-		Level:     "warning",
+		Level:     level(f),
 		Message:   Message{Text: f.Message},
 		Locations: []Location{location(f.Pos, f.End, root)},
 	}
@@ -318,4 +318,13 @@ func dirURI(dir string) string {
 		p += "/"
 	}
 	return (&url.URL{Scheme: "file", Path: p}).String()
+}
+
+// level is a result's SARIF level: an audit-tier finding is a note, one
+// the pass can prove is a warning.
+func level(f finding.Finding) string {
+	if f.Audit {
+		return "note"
+	}
+	return "warning"
 }

@@ -36,7 +36,7 @@ func input() Input {
 				},
 			},
 			{Pass: "lockedsend", Package: "example.com/hub", Message: "send on out while h.mu is held", Pos: at("hub/dir with space/h.go", 4, 2), End: at("hub/dir with space/h.go", 4, 2)},
-			{Pass: "newpass", Package: "example.com/gen", Message: "outside the root", Pos: finding.Position{File: filepath.FromSlash("/elsewhere/g.go"), Line: 1, Col: 1}},
+			{Pass: "newpass", Package: "example.com/gen", Message: "outside the root [audit: no receiver]", Pos: finding.Position{File: filepath.FromSlash("/elsewhere/g.go"), Line: 1, Col: 1}, Audit: true},
 		},
 		Fingerprints: []string{"f1", "f2", "f3"},
 		Errors:       []string{"package example.com/broken: undefined: x"},
@@ -94,6 +94,7 @@ func TestStructure(t *testing.T) {
 			Results            []struct {
 				RuleID    string
 				RuleIndex int
+				Level     string
 				Message   struct{ Text string }
 				Locations []struct {
 					PhysicalLocation struct {
@@ -137,6 +138,9 @@ func TestStructure(t *testing.T) {
 		if r.PartialFingerprints[FingerprintKey] == "" {
 			t.Errorf("result %d: no fingerprint", i)
 		}
+	}
+	if got := [3]string{run.Results[0].Level, run.Results[1].Level, run.Results[2].Level}; got != [3]string{"warning", "warning", "note"} {
+		t.Errorf("levels %q: an audit finding is a note, the others warnings", got)
 	}
 	first := run.Results[0]
 	loc := first.Locations[0].PhysicalLocation

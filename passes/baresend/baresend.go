@@ -28,7 +28,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:      run,
 }
 
-func init() { report.TestsFlag(&Analyzer.Flags) }
+func init() { report.Flags(&Analyzer.Flags) }
 
 // checker holds what one run needs.
 type checker struct {
@@ -101,6 +101,7 @@ func (c *checker) checkSelect(sel *ssa.Select) {
 	}
 	var first *verdict
 	var names []string
+	missing := noReceiverSeen // proven when any case's receiver is shown to stop
 	for i, st := range sel.States {
 		if st.Dir != types.SendOnly {
 			continue
@@ -109,8 +110,11 @@ func (c *checker) checkSelect(sel *ssa.Select) {
 		if !v.blocks {
 			return
 		}
-		if first == nil {
+		if first == nil || first.missing != "" && v.missing == "" {
 			first = &v
+		}
+		if v.missing == "" {
+			missing = ""
 		}
 		names = append(names, c.exprString(st.Pos, st.Chan))
 	}
@@ -118,7 +122,7 @@ func (c *checker) checkSelect(sel *ssa.Select) {
 		return
 	}
 	msg := "select with only send cases (on " + joinNames(names) + ") can block forever: no liveness case (ctx.Done(), a stop channel) lets it give up"
-	c.rep.Report(analysis.Diagnostic{Pos: firstSendPos(sel), Message: msg, Related: first.related})
+	c.emit(analysis.Diagnostic{Pos: firstSendPos(sel), Message: msg, Related: first.related}, missing)
 }
 
 func firstSendPos(sel *ssa.Select) token.Pos {
@@ -131,9 +135,19 @@ func firstSendPos(sel *ssa.Select) token.Pos {
 }
 
 func (c *checker) report(pos token.Pos, desc string, v verdict) {
-	c.rep.Report(c.withLivenessFix(analysis.Diagnostic{
+	c.emit(c.withLivenessFix(analysis.Diagnostic{
 		Pos:     pos,
 		Message: "send on " + desc + " can block forever: " + v.reason,
 		Related: v.related,
-	}))
+	}), v.missing)
+}
+
+// emit reports d in the default tier when its verdict carries a proof, and
+// in the audit tier, labelled with what is missing, when it does not.
+func (c *checker) emit(d analysis.Diagnostic, missing string) {
+	if missing == "" {
+		c.rep.Report(d)
+		return
+	}
+	c.rep.Audit(d, missing)
 }

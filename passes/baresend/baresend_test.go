@@ -10,8 +10,13 @@ import (
 	"github.com/sendlint/sendlint/passes/baresend"
 )
 
+// TestRules checks each rule's fixtures in both tiers: proven findings by
+// default, and those labelled [audit: ...] only with -baresend.audit.
 func TestRules(t *testing.T) {
-	analysistest.Run(t, fixturetest.Testdata(t, 2), baresend.Analyzer, "baresend")
+	testdata := fixturetest.Testdata(t, 2)
+	fixturetest.Tiers(t, []*analysis.Analyzer{baresend.Analyzer}, func(t fixturetest.T) {
+		analysistest.Run(t, testdata, baresend.Analyzer, "baresend")
+	})
 }
 
 // TestReproductions checks baresend's verdicts on the systems the fixtures
@@ -24,6 +29,9 @@ func TestReproductions(t *testing.T) {
 
 // TestLivenessFix checks the select baresend suggests when a liveness
 // channel is in scope, and that it suggests nothing otherwise.
+// The fixture's sends have no receiver in view, so they are audit
+// findings; the fix is offered in either tier.
 func TestLivenessFix(t *testing.T) {
+	fixturetest.Audit(t, baresend.Analyzer)
 	analysistest.RunWithSuggestedFixes(t, fixturetest.Testdata(t, 2), baresend.Analyzer, "baresendfix")
 }

@@ -17,7 +17,16 @@ type verdict struct {
 	reason  string
 	related []analysis.RelatedInformation
 	makes   []*ssa.MakeChan // where the channel was made, when known
+	// missing is empty when the verdict carries its proof (the receiver's
+	// stop, the owner's return, the receiver that does not exist); else it
+	// says what the proof lacks, and the finding is in the audit tier.
+	missing string
 }
+
+const (
+	noReceiverSeen = "no receiver of it is visible in this package"
+	noStopSeen     = "its receivers are visible, but none is seen to stop while senders remain"
+)
 
 const noWayOut = "no liveness case (ctx.Done(), a stop channel) lets it give up"
 
@@ -46,7 +55,15 @@ func (c *checker) originVerdict(o chans.Origin, instr ssa.Instruction, state int
 		makes := c.idx.GlobalMakes(o.Global)
 		visible := !o.Global.Object().Exported() && c.allVisible(makes)
 		return c.withReceivers(c.unowned(instr, ch, makes), c.idx.GlobalReceives(o.Global), visible)
-	case chans.Element, chans.Param, chans.Received:
+	case chans.Element:
+		home, ok := o.Home()
+		if !ok {
+			return c.unowned(instr, ch, nil)
+		}
+		makes := c.idx.ElementMakes(home)
+		visible := !homeExported(home) && c.allVisible(makes)
+		return c.withReceivers(c.unowned(instr, ch, makes), c.idx.ElementReceives(home), visible)
+	case chans.Param, chans.Received:
 		return c.unowned(instr, ch, nil)
 	case chans.Made:
 		return c.madeVerdict(o.Make, instr, state)
@@ -63,13 +80,27 @@ func (c *checker) withReceivers(v verdict, recvs []chans.Site, visible bool) ver
 	for _, r := range recvs {
 		if c.idx.GivesUp(r) {
 			v.related = append(v.related, related(recvPos(r), "its receiver "+ownerName(r.Func)+" can stop waiting here"))
+			v.reason = "its receiver " + ownerName(r.Func) + " can stop receiving, and " + v.reason
+			v.missing = ""
 			return v
 		}
 	}
 	if visible && len(recvs) > 0 {
 		return verdict{}
 	}
+	if len(recvs) > 0 {
+		v.missing = noStopSeen
+	}
 	return v
+}
+
+// homeExported reports whether code outside the package can reach the
+// container at home directly.
+func homeExported(home chans.Origin) bool {
+	if home.Kind == chans.Global {
+		return home.Global.Object().Exported()
+	}
+	return home.Field.Exported()
 }
 
 // allVisible reports whether no channel made at these sites escapes to code
@@ -93,7 +124,7 @@ func recvPos(r chans.Site) token.Pos {
 // unowned is the verdict for a channel the sender does not own: whoever owns
 // it can stop reading, and the send has no way out.
 func (c *checker) unowned(instr ssa.Instruction, ch ssa.Value, makes []*ssa.MakeChan) verdict {
-	v := verdict{blocks: true, reason: noWayOut, makes: makes}
+	v := verdict{blocks: true, reason: noWayOut, makes: makes, missing: noReceiverSeen}
 	if c.fanOut(instr, ch) {
 		v.reason += "; in this loop over receivers one slow receiver stalls every later one"
 	}

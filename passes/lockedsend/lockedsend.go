@@ -28,7 +28,7 @@ func init() {
 	// -lockedsend.blocking and -lockedsend.streams set the summary's
 	// configuration, which it reads in every package, dependencies too.
 	summary.ShareFlags(&Analyzer.Flags)
-	report.TestsFlag(&Analyzer.Flags)
+	report.Flags(&Analyzer.Flags)
 }
 
 // checker holds what one run needs.

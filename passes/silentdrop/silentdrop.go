@@ -30,7 +30,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:      run,
 }
 
-func init() { report.TestsFlag(&Analyzer.Flags) }
+func init() { report.Flags(&Analyzer.Flags) }
 
 // checker holds what one run needs.
 type checker struct {

@@ -27,7 +27,7 @@ type call struct {
 }
 
 func (c *call) finishBad(err error) {
-	c.done <- err // want `send on c.done \(chan error, unbuffered\) can block forever: no liveness case \(ctx.Done\(\), a stop channel\) lets it give up`
+	c.done <- err // want `send on c.done \(chan error, unbuffered\) can block forever: its receiver \(\*call\).wait can stop receiving, and no liveness case \(ctx.Done\(\), a stop channel\) lets it give up`
 }
 
 func (c *call) wait(ctx context.Context) error {
@@ -68,7 +68,7 @@ func (c *conn) answerOK(id int, res string) {
 
 func (c *conn) answerKeptBad(id int, res string) {
 	slot := c.pending[id]
-	slot <- res // want `send on slot \(chan string\) can block forever`
+	slot <- res // want `send on slot \(chan string, cap 1\) can block forever.*\[audit: `
 }
 
 func (c *conn) start(id int) *request {
@@ -122,6 +122,6 @@ func newFeed() *feed { return &feed{out: make(chan int, 1)} }
 
 func (f *feed) publishAllBad(vs []int) {
 	for _, v := range vs {
-		f.out <- v // want `send on f.out \(chan int, cap 1\) can block forever`
+		f.out <- v // want `send on f.out \(chan int, cap 1\) can block forever.*\[audit: `
 	}
 }

@@ -5,7 +5,7 @@ import "context"
 func sendInCaseBodyBad(ctx context.Context, c *client, r Response) {
 	select {
 	case <-ctx.Done():
-		c.responses <- Response{Err: ctx.Err()} // want `send on c.responses .* can block forever`
+		c.responses <- Response{Err: ctx.Err()} // want `send on c.responses .* can block forever.*\[audit: `
 	default:
 	}
 }
@@ -20,14 +20,14 @@ func sendWithDefaultOK(c *client, r Response) {
 
 func allSendSelectBad(a, b chan<- Response, r Response) {
 	select {
-	case a <- r: // want `select with only send cases \(on a or b\) can block forever: no liveness case \(ctx\.Done\(\), a stop channel\) lets it give up`
+	case a <- r: // want `select with only send cases \(on a or b\) can block forever: no liveness case \(ctx\.Done\(\), a stop channel\) lets it give up.*\[audit: `
 	case b <- r:
 	}
 }
 
 func deadReceiveIsNotLivenessBad(c *client, r Response) {
 	select {
-	case c.responses <- r: // want `select with only send cases \(on c.responses\) can block forever`
+	case c.responses <- r: // want `select with only send cases \(on c.responses\) can block forever.*\[audit: `
 	case <-make(chan struct{}):
 	}
 }
@@ -44,6 +44,6 @@ func dataReceiveIsAWayOutOK(c *client, in <-chan Response) {
 
 func singleCaseSelectBad(c *client, r Response) {
 	select {
-	case c.responses <- r: // want `send on c.responses .* can block forever`
+	case c.responses <- r: // want `send on c.responses .* can block forever.*\[audit: `
 	}
 }

@@ -33,7 +33,7 @@ type server struct {
 var events = make(chan string)
 
 func replyToFieldBad(c *client, r Response) {
-	c.responses <- r // want `send on c.responses \(chan Response, cap 16\) can block forever: no liveness case \(ctx\.Done\(\), a stop channel\) lets it give up`
+	c.responses <- r // want `send on c.responses \(chan Response, cap 16\) can block forever: no liveness case \(ctx\.Done\(\), a stop channel\) lets it give up.*\[audit: `
 }
 
 func replyToFieldWithCtxOK(c *client, r Response) {
@@ -58,23 +58,23 @@ func replyToFieldWithTimerOK(c *client, r Response) {
 }
 
 func replyToMapBad(s *server, id int, r Response) {
-	s.clients[id] <- r // want `send on s.clients\[id\] \(chan Response\) can block forever`
+	s.clients[id] <- r // want `send on s.clients\[id\] \(chan Response\) can block forever.*\[audit: `
 }
 
 func replyToSliceBad(s *server, r Response) {
-	s.byIndex[0] <- r // want `send on s.byIndex\[0\] \(chan Response\) can block forever`
+	s.byIndex[0] <- r // want `send on s.byIndex\[0\] \(chan Response\) can block forever.*\[audit: `
 }
 
 func publishGlobalBad(e string) {
-	events <- e // want `send on events \(chan string, unbuffered\) can block forever`
+	events <- e // want `send on events \(chan string, unbuffered\) can block forever.*\[audit: `
 }
 
 // Reply is exported: its callers are not all visible.
 func Reply(out chan<- Response, r Response) {
-	out <- r // want `send on out \(chan<- Response\) can block forever`
+	out <- r // want `send on out \(chan<- Response\) can block forever.*\[audit: `
 }
 
 func replyToReceivedBad(chans chan chan Response, r Response) {
 	ch := <-chans
-	ch <- r // want `send on ch \(chan Response\) can block forever`
+	ch <- r // want `send on ch \(chan Response\) can block forever.*\[audit: `
 }

@@ -29,3 +29,16 @@ func ReplyOrGiveUp(c *Client, msg string) bool {
 		return false
 	}
 }
+
+// Serve writes the client's replies until its context ends; from then on
+// nothing reads c.responses, and Reply blocks once the buffer is full.
+func (c *Client) Serve(write func(string)) {
+	for {
+		select {
+		case msg := <-c.responses:
+			write(msg)
+		case <-c.ctx.Done():
+			return
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/sendlint/sendlint/internal/finding"
 	"github.com/sendlint/sendlint/internal/triage"
 )
 
@@ -165,7 +166,7 @@ func runTriage(analyzers []*analysis.Analyzer, args []string, stdout, stderr io.
 }
 
 // triageFindings runs the analysis, in audit mode, on the packages.
-func triageFindings(analyzers []*analysis.Analyzer, opts *triageOptions, packages []string) ([]triage.Finding, error) {
+func triageFindings(analyzers []*analysis.Analyzer, opts *triageOptions, packages []string) ([]finding.Finding, error) {
 	if len(packages) == 0 {
 		return nil, nil
 	}
@@ -181,21 +182,15 @@ func triageFindings(analyzers []*analysis.Analyzer, opts *triageOptions, package
 	if len(res.errors) > 0 {
 		return nil, fmt.Errorf("%s", strings.Join(res.errors, "; "))
 	}
-	var out []triage.Finding
-	for i, f := range res.findings() {
-		out = append(out, triage.Finding{Finding: f, Audit: res.diags[i].Category == "audit"})
-	}
-	return out, nil
+	return res.findings(), nil
 }
 
-// auditFlags turns on every pass's audit tier, for the passes that have
-// one: the dump is what tells a real wedge from a lower-confidence guess.
+// auditFlags turns on every pass's audit tier: the dump is what tells a
+// real wedge from a lower-confidence guess.
 func auditFlags(analyzers []*analysis.Analyzer) []string {
 	var out []string
 	for _, a := range analyzers {
-		if a.Flags.Lookup("audit") != nil {
-			out = append(out, "-"+a.Name+".audit=true")
-		}
+		out = append(out, "-"+a.Name+".audit=true")
 	}
 	return out
 }

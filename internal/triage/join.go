@@ -8,12 +8,6 @@ import (
 	"github.com/sendlint/sendlint/internal/finding"
 )
 
-// Finding is one of sendlint's findings, with its tier.
-type Finding struct {
-	finding.Finding
-	Audit bool // a lower-confidence finding of the audit tier
-}
-
 // EntryKind says what the dump makes of a group.
 type EntryKind int
 
@@ -37,8 +31,8 @@ func (k EntryKind) String() string {
 type Entry struct {
 	Kind     EntryKind
 	Group    *Group
-	Findings []Finding // Confirmed: the findings at the site, or where it blocks in a dependency
-	Holders  []Finding // LockWait: lockedsend findings whose lock the goroutines want
+	Findings []finding.Finding // Confirmed: the findings at the site, or where it blocks in a dependency
+	Holders  []finding.Finding // LockWait: lockedsend findings whose lock the goroutines want
 	// Match says how Holders were matched: "same Lock call" when a finding's
 	// lock was taken on the line the goroutines wait at, "same lock name"
 	// when the line locks a lock of the finding's name in its package.
@@ -80,8 +74,8 @@ func (r *Report) Wedged() bool {
 
 // Join matches the groups to findings by line: a finding is on the line a
 // group waits at, in the main module or in a dependency.
-func Join(a *Analysis, findings []Finding) *Report {
-	at := make(map[lineKey][]Finding)
+func Join(a *Analysis, findings []finding.Finding) *Report {
+	at := make(map[lineKey][]finding.Finding)
 	for _, f := range findings {
 		k := lineKey{filepath.Clean(f.Pos.File), f.Pos.Line}
 		at[k] = append(at[k], f)
@@ -118,8 +112,8 @@ type lineKey struct {
 // at holds it. Failing that, a finding in the same package whose lock has
 // the name the line locks ("s.lock locked here", and the line reads
 // "sr.lock.Lock()") likely does.
-func lockHolders(g *Group, findings []Finding) ([]Finding, string) {
-	var same, named []Finding
+func lockHolders(g *Group, findings []finding.Finding) ([]finding.Finding, string) {
+	var same, named []finding.Finding
 	text := sourceLine(g.Site.File, g.Site.Line)
 	for _, f := range findings {
 		if f.Pass != "lockedsend" {

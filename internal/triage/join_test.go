@@ -115,14 +115,14 @@ created by main.main in goroutine 1
 
 // hubFindings are what sendlint reports on the hub, with the publisher's
 // send as an audit finding.
-func hubFindings(t *testing.T) []Finding {
+func hubFindings(t *testing.T) []finding.Finding {
 	hub := filepath.Join(testBuildList(t).Main.Dir, "hub", "hub.go")
 	pos := func(line, col int) finding.Position { return finding.Position{File: hub, Line: line, Col: col} }
-	return []Finding{
-		{Finding: finding.Finding{Pass: "baresend", Message: "send on c (chan string) can block forever", Pos: pos(27, 6)}},
-		{Finding: finding.Finding{Pass: "lockedsend", Message: "send on c can block while h.mu is held", Pos: pos(27, 6),
-			Related: []finding.Related{{Pos: pos(25, 12), Message: "h.mu locked here"}}}},
-		{Finding: finding.Finding{Pass: "baresend", Message: "send on h.queue (chan string, cap 2) can block forever", Pos: pos(35, 10)}, Audit: true},
+	return []finding.Finding{
+		{Pass: "baresend", Message: "send on c (chan string) can block forever", Pos: pos(27, 6)},
+		{Pass: "lockedsend", Message: "send on c can block while h.mu is held", Pos: pos(27, 6),
+			Related: []finding.Related{{Pos: pos(25, 12), Message: "h.mu locked here"}}},
+		{Pass: "baresend", Message: "send on h.queue (chan string, cap 2) can block forever", Pos: pos(35, 10), Audit: true},
 	}
 }
 
@@ -230,7 +230,7 @@ func TestOutputs(t *testing.T) {
 	var text bytes.Buffer
 	r.Text(&text, root)
 	for _, want := range []string{
-		"confirmed audit finding, promoted by the dump: 8 goroutines [chan send] at hub/hub.go:35 in hub.(*Hub).Publish\n\thub/hub.go:35:10: send on h.queue (chan string, cap 2) can block forever (baresend, audit)\n",
+		"confirmed audit finding, promoted by the dump: 8 goroutines [chan send] at hub/hub.go:35 in hub.(*Hub).Publish\n\thub/hub.go:35:10: send on h.queue (chan string, cap 2) can block forever (baresend, audit, promoted by the dump)\n",
 		"lock: 3 goroutines [sync.Mutex.Lock] at hub/hub.go:57 in hub.(*Hub).Count want the lock this finding holds across a send (same lock name):\n\thub/hub.go:27:6: send on c can block while h.mu is held (lockedsend)\n\t\thub/hub.go:25:12: h.mu locked here\n",
 		"unexplained: 2 goroutines [select] at hub/hub.go:40 in hub.(*Hub).Offer: parked on a select with a send case, and no finding is here\n",
 	} {

@@ -29,7 +29,7 @@ func (r *Report) Text(w io.Writer, root string) {
 			}
 			fmt.Fprintf(w, "%s: %s\n", label, r.describe(g, root))
 			writeTrend(w, g.Trend)
-			writeFindings(w, e.Findings, root)
+			writeFindings(w, e.Findings, root, ", audit, promoted by the dump")
 		case LockWait:
 			if len(e.Holders) == 0 {
 				fmt.Fprintf(w, "lock: %s: no lockedsend finding holds this lock\n", r.describe(g, root))
@@ -38,7 +38,7 @@ func (r *Report) Text(w io.Writer, root string) {
 			}
 			fmt.Fprintf(w, "lock: %s want the lock this finding holds across a send (%s):\n", r.describe(g, root), e.Match)
 			writeTrend(w, g.Trend)
-			writeFindings(w, e.Holders, root)
+			writeFindings(w, e.Holders, root, ", audit")
 		case Unexplained:
 			what := "a send"
 			if g.Kind == Select {
@@ -68,11 +68,13 @@ func writeTrend(w io.Writer, t *Trend) {
 	}
 }
 
-func writeFindings(w io.Writer, fs []Finding, root string) {
+// writeFindings writes findings below an entry; audit says what an audit
+// finding's label is there.
+func writeFindings(w io.Writer, fs []finding.Finding, root, audit string) {
 	for _, f := range fs {
 		tier := ""
 		if f.Audit {
-			tier = ", audit"
+			tier = audit
 		}
 		fmt.Fprintf(w, "\t%s: %s (%s%s)\n", relPos(f.Pos, root), f.Message, f.Pass, tier)
 		for _, rel := range f.Related {
@@ -248,7 +250,7 @@ func jsonGroupOf(g *Group, root string) jsonGroup {
 	return jg
 }
 
-func jsonFindingOf(f Finding, root string) jsonFinding {
+func jsonFindingOf(f finding.Finding, root string) jsonFinding {
 	jf := jsonFinding{Pass: f.Pass, Posn: relPos(f.Pos, root), Message: f.Message}
 	if f.Audit {
 		jf.Category = "audit"
@@ -282,13 +284,13 @@ func (r *Report) SARIF(in sarif.Input) *sarif.Log {
 				props["triage"] = "confirmed audit finding, promoted by the dump"
 			}
 			for _, f := range e.Findings {
-				in.Findings = append(in.Findings, f.Finding)
+				in.Findings = append(in.Findings, f)
 				in.Properties = append(in.Properties, props)
 			}
 		case LockWait:
 			props["triage"] = "holds the lock that goroutines wait for (" + e.Match + ")"
 			for _, f := range e.Holders {
-				in.Findings = append(in.Findings, f.Finding)
+				in.Findings = append(in.Findings, f)
 				in.Properties = append(in.Properties, props)
 			}
 		case Unexplained:

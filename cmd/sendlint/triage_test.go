@@ -41,7 +41,7 @@ func TestTriageWedgedServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { conn.Close() })
+	t.Cleanup(func() { _ = conn.Close() })
 	if err := conn.(*net.TCPConn).SetReadBuffer(4096); err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestTriageWedgedServer(t *testing.T) {
 			return // the test is over and cancelled the request
 		}
 		_, _ = io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
+		_ = resp.Body.Close()
 		if done != nil {
 			done.Add(1)
 		}
@@ -170,7 +170,7 @@ func fetchDump(t *testing.T, base string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	data, err := io.ReadAll(resp.Body)
 	if err != nil || resp.StatusCode != http.StatusOK {
 		t.Fatalf("fetching the dump: %v, status %s", err, resp.Status)

@@ -19,11 +19,16 @@ func help(stdout, stderr io.Writer, analyzers []*analysis.Analyzer, args []strin
 		for _, a := range analyzers {
 			fmt.Fprintf(stdout, "  %-13s %s\n", a.Name, analyzerdoc.Title(a.Doc))
 		}
-		fmt.Fprintln(stdout, "\nRun 'sendlint help <pass>' for a pass's documentation, with wrong and right code.")
+		fmt.Fprintln(stdout, "\nRun 'sendlint help <pass>' for a pass's documentation, with wrong and right code,")
+		fmt.Fprintln(stdout, "and 'sendlint help triage' for joining findings to the goroutine dump of a wedged process.")
 		return exitClean
 	}
 	code := exitClean
 	for _, name := range args {
+		if name == "triage" {
+			fmt.Fprint(stdout, triageHelp)
+			continue
+		}
 		a := find(analyzers, name)
 		if a == nil {
 			fmt.Fprintf(stderr, "sendlint: no pass named %q (run 'sendlint help' for the list)\n", name)

@@ -7,6 +7,7 @@
 //	sendlint [flags] [packages]                    analyse packages (default ".")
 //	go vet -vettool=$(command -v sendlint) [pkgs]  the same, driven by go vet
 //	sendlint help [pass]                           list the passes, or explain one
+//	sendlint triage [flags] DUMP... [-- packages]  join findings to goroutine dumps
 //
 // Output: -format=text (default), json, sarif (SARIF 2.1.0) or github
 // (workflow-command annotations); -baseline=FILE reports only the findings
@@ -29,6 +30,8 @@ func main() {
 	switch {
 	case isVetInvocation(args):
 		vettool(analyzers, args)
+	case len(args) > 0 && args[0] == "triage":
+		os.Exit(runTriage(analyzers, args[1:], os.Stdout, os.Stderr))
 	case len(args) > 0 && args[0] == "help":
 		os.Exit(help(os.Stdout, os.Stderr, analyzers, args[1:]))
 	default:

@@ -112,6 +112,10 @@ func pluralFindings(n int) string {
 // sarifLog builds the SARIF log, with one rule per pass whose help is what
 // `sendlint help <pass>` prints.
 func sarifLog(analyzers []*analysis.Analyzer, res *results, prints []string, root string) *sarif.Log {
+	return sarif.Build(sarifInput(analyzers, res, prints, root))
+}
+
+func sarifInput(analyzers []*analysis.Analyzer, res *results, prints []string, root string) sarif.Input {
 	in := sarif.Input{
 		ToolName:       "sendlint",
 		ToolVersion:    version(),
@@ -130,7 +134,7 @@ func sarifLog(analyzers []*analysis.Analyzer, res *results, prints []string, roo
 			URL:      a.URL,
 		})
 	}
-	return sarif.Build(in)
+	return in
 }
 
 // version is the sendlint module's version when it was installed with go

@@ -114,6 +114,7 @@ type Result struct {
 	Locations           []Location        `json:"locations"`
 	RelatedLocations    []Location        `json:"relatedLocations,omitempty"`
 	PartialFingerprints map[string]string `json:"partialFingerprints,omitempty"`
+	Properties          map[string]any    `json:"properties,omitempty"`
 }
 
 // Location is a region of a file, with a message for related locations.
@@ -155,7 +156,10 @@ type Input struct {
 	Rules          []RuleDoc
 	Findings       []finding.Finding
 	Fingerprints   []string // one per finding, or nil
-	Errors         []string // what stopped some packages from being analysed
+	// Properties are one property bag per finding, or nil: what a tool
+	// knows of a finding beyond the analysis (triage's runtime evidence).
+	Properties []map[string]any
+	Errors     []string // what stopped some packages from being analysed
 	// Root is the directory that relative locations are relative to:
 	// the root of the repository the log will be uploaded for.
 	Root string
@@ -194,6 +198,9 @@ func Build(in Input) *Log {
 		res := result(f, idx, in.Root)
 		if in.Fingerprints != nil {
 			res.PartialFingerprints = map[string]string{FingerprintKey: in.Fingerprints[i]}
+		}
+		if in.Properties != nil {
+			res.Properties = in.Properties[i]
 		}
 		run.Results = append(run.Results, res)
 	}

@@ -1,0 +1,3 @@
+module example.com/dumpgen
+
+go 1.26.0

@@ -1,0 +1,3 @@
+module wedgeserver
+
+go 1.26.0

@@ -113,11 +113,11 @@ func TestTriageWedgedServer(t *testing.T) {
 		t.Fatalf("exit %d, want 3: %v", code, err)
 	}
 	for _, want := range []string{
-		// The bare send is an audit finding: the analysis sees the
-		// subscriber's receive and cannot prove that it stops.
+		// The bare send is a proven finding: the subscriber returns from
+		// its receive loop when a write fails, and nothing reads after it.
 		"confirmed: 1 goroutine [chan send] at main.go:35 in main.(*hub).broadcast\n" +
-			"\tmain.go:35:6: send on c (chan string, cap 2) can block forever",
-		"(baresend, audit, promoted by the dump)\n\t\tmain.go:47:11: channel made here (cap 2)\n" +
+			"\tmain.go:35:6: send on c (chan string, cap 2) can block forever: its receiver (*hub).subscribe can stop receiving",
+		"(baresend)\n\t\tmain.go:47:11: channel made here (cap 2)\n\t\tmain.go:55:2: its receiver (*hub).subscribe can stop waiting here\n" +
 			"\tmain.go:35:6: send on c can block while h.mu is held",
 		fmt.Sprintf("unexplained: %d goroutines [chan send] at main.go:42 in main.(*hub).publish: parked on a send, and no finding is here\n", blocked),
 		fmt.Sprintf("lock: %d goroutines [sync.Mutex.Lock] at main.go:64 in main.(*hub).stats want the lock this finding holds across a send (same lock name):\n", stats) +

@@ -6,6 +6,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/sendlint/sendlint/internal/flow"
 )
 
 // maxGoDepth bounds how many static calls OnOwnGoroutine follows from a go
@@ -213,4 +215,36 @@ func shutsDown(fn *ssa.Function) bool {
 		}
 	}
 	return false
+}
+
+// LeavesLoop reports whether the plain receive r is in a loop that its
+// function can leave, and return, before the channel is closed: a reader
+// that ranges over its channel and returns when a write fails, or a loop
+// that stops on a sentinel value. Such a receiver can stop receiving while
+// senders remain. A loop that leaves only when the channel is closed (a
+// range, or ok false) keeps receiving for as long as anyone sends.
+//
+//	for m := range c {        // t4 = <-c,ok; t5 = extract t4 #1; if t5 goto body else done
+//		if err := write(m); err != nil {
+//			return            // reachable without passing done
+//		}
+//	}
+func (x *Index) LeavesLoop(r Site) bool {
+	recv, ok := r.Instr.(*ssa.UnOp)
+	if !ok || x.Loops(r.Func).Innermost(recv.Block()) == nil {
+		return false
+	}
+	closed := make(map[flow.Edge]bool)
+	if recv.CommaOk {
+		for _, ref := range *recv.Referrers() {
+			if e, ok := ref.(*ssa.Extract); ok && e.Index == 1 {
+				okBranches(e, true, closed)
+			}
+		}
+	}
+	leave := flow.Path{
+		Stop:     func(i ssa.Instruction) bool { return i == recv },
+		StopEdge: func(e flow.Edge) bool { return closed[e] },
+	}
+	return leave.ReturnReachable(recv.Block(), flow.IndexOf(recv))
 }

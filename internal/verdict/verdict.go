@@ -112,7 +112,7 @@ func (j *Judge) originVerdict(o chans.Origin, instr ssa.Instruction, state int, 
 func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, recvs []chans.Site, visible bool) Verdict {
 	var again *chans.Site
 	for _, r := range recvs {
-		if !j.idx.GivesUp(r) {
+		if !j.idx.GivesUp(r) && !j.idx.LeavesLoop(r) {
 			continue
 		}
 		if !j.idx.RunsOncePerChannel(r, v.Makes) {
@@ -171,7 +171,7 @@ func (j *Judge) overflow(instr ssa.Instruction, ch ssa.Value, makes []*ssa.MakeC
 			return ""
 		}
 	}
-	if l := j.idx.Loops(instr.Parent()).Innermost(instr.Block()); l != nil && !varies(ch, l, 0) {
+	if l := j.idx.Loops(instr.Parent()).Innermost(instr.Block()); l != nil && (!varies(ch, l, 0) || j.overRegistry(ch, l)) {
 		return ""
 	}
 	for _, mk := range makes {
@@ -183,6 +183,19 @@ func (j *Judge) overflow(instr ssa.Instruction, ch ssa.Value, makes []*ssa.MakeC
 		return "its buffer (" + caps + ") is not shown to receive more values than it holds"
 	}
 	return "its capacity is not known, nor that more values than it holds reach it"
+}
+
+// overRegistry reports whether the loop l ranges over the container the
+// channel is taken from, held in a field or a global: a fan-out over every
+// registered channel, which sends one more value to each of them every time
+// it runs.
+func (j *Judge) overRegistry(ch ssa.Value, l *flow.Loop) bool {
+	for _, o := range j.idx.Origins(ch) {
+		if _, ok := o.Home(); ok && varies(ch, l, 0) {
+			return true
+		}
+	}
+	return false
 }
 
 // shutdownGuard says what is missing when the send runs only while a

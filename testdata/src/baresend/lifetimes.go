@@ -204,3 +204,44 @@ func (f *intake) sendUnregisteredBad(s string) {
 	}
 	f.out <- s // want `send on f.out \(chan string, cap 4\) can block forever: its receiver \(\*intake\).drain can stop receiving`
 }
+
+// fanHub registers each subscriber's channel; the subscriber reads it until
+// its connection fails, and then nothing reads it. Every publish sends one
+// more value to every registered channel, so its buffer fills.
+type fanHub struct{ subs map[int]chan string }
+
+func (h *fanHub) subscribe(id int, write func(string) error) {
+	c := make(chan string, 8)
+	h.subs[id] = c
+	for m := range c {
+		if write(m) != nil {
+			return
+		}
+	}
+}
+
+func (h *fanHub) publishBad(m string) {
+	for _, c := range h.subs {
+		c <- m // want `send on c \(chan string, cap 8\) can block forever: its receiver \(\*fanHub\).subscribe can stop receiving, and no liveness case .*; in this loop over receivers one slow receiver stalls every later one$`
+	}
+}
+
+// steadyHub's subscribers read until their channel is closed: a slow one
+// slows the publisher, and none leaves it blocked for good. The channels
+// are registered in a map the pass does not follow to its end, so the send
+// stays in the audit tier rather than quiet.
+type steadyHub struct{ subs map[int]chan string }
+
+func (h *steadyHub) subscribe(id int, write func(string)) {
+	c := make(chan string, 8)
+	h.subs[id] = c
+	for m := range c {
+		write(m)
+	}
+}
+
+func (h *steadyHub) publishOK(m string) {
+	for _, c := range h.subs {
+		c <- m // want `send on c .*\[audit: its receivers are visible, but none is seen to stop while senders remain\]`
+	}
+}

@@ -162,19 +162,70 @@ func okBranches(ok ssa.Value, positive bool, edges map[flow.Edge]bool) {
 //	status := <-statusc
 //	...
 //	statusc <- status
+//
+// The refill may also be deferred in a closure, after the token was taken
+// from the same field:
+//
+//	case <-r.scanSema:
+//	}
+//	defer func() { r.scanSema <- struct{}{} }()
 func Refills(instr ssa.Instruction, ch ssa.Value) bool {
-	return flow.Before(instr, func(x ssa.Instruction) bool { return tookFrom(x, ch, instr.Block()) })
+	same := func(c ssa.Value) bool { return SameValue(c, ch) }
+	if flow.Before(instr, func(x ssa.Instruction) bool { return tookFrom(x, same, instr.Block()) }) {
+		return true
+	}
+	f := loadedField(ch)
+	if f == nil {
+		return false
+	}
+	sameField := func(c ssa.Value) bool { return loadedField(c) == f }
+	for _, d := range deferredAt(instr.Parent()) {
+		if flow.Before(d, func(x ssa.Instruction) bool { return tookFrom(x, sameField, d.Block()) }) {
+			return true
+		}
+	}
+	return false
 }
 
-// tookFrom reports whether x receives from ch on every path to block b: a
-// plain receive, or a select whose receiving case leads to b.
-func tookFrom(x ssa.Instruction, ch ssa.Value, b *ssa.BasicBlock) bool {
+// loadedField returns the field a channel value is loaded from, x.f.
+func loadedField(ch ssa.Value) *types.Var {
+	if load, ok := ch.(*ssa.UnOp); ok && load.Op == token.MUL {
+		if addr, ok := load.X.(*ssa.FieldAddr); ok {
+			return FieldOf(addr.X.Type(), addr.Field, true)
+		}
+	}
+	return nil
+}
+
+// deferredAt returns the defer statements that run the closure fn.
+func deferredAt(fn *ssa.Function) []*ssa.Defer {
+	parent := fn.Parent()
+	if parent == nil {
+		return nil
+	}
+	var out []*ssa.Defer
+	for _, b := range parent.Blocks {
+		for _, instr := range b.Instrs {
+			if d, ok := instr.(*ssa.Defer); ok {
+				if mc, ok := d.Call.Value.(*ssa.MakeClosure); ok && mc.Fn == fn {
+					out = append(out, d)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// tookFrom reports whether x receives from a channel same accepts on every
+// path to block b: a plain receive, or a select whose receiving case leads
+// to b.
+func tookFrom(x ssa.Instruction, same func(ssa.Value) bool, b *ssa.BasicBlock) bool {
 	switch x := x.(type) {
 	case *ssa.UnOp:
-		return x.Op == token.ARROW && SameValue(x.X, ch)
+		return x.Op == token.ARROW && same(x.X)
 	case *ssa.Select:
 		for i, st := range x.States {
-			if st.Dir != types.RecvOnly || !SameValue(st.Chan, ch) {
+			if st.Dir != types.RecvOnly || !same(st.Chan) {
 				continue
 			}
 			if e, ok := CaseEdge(x, i); ok && e.To.Dominates(b) {

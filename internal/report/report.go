@@ -62,7 +62,23 @@ func (r *Reporter) Report(d analysis.Diagnostic) {
 	if r.silent(pos.Filename) || r.ignored(pos) {
 		return
 	}
+	if !IsTestCode(pos.Filename, r.pass.Pkg) {
+		d.Related = r.outsideTests(d.Related)
+	}
 	r.pass.Report(d)
+}
+
+// outsideTests drops the related positions that lie in _test.go files: a
+// finding in the code a user ships points at that code, not at a test
+// that made a channel or took a lock.
+func (r *Reporter) outsideTests(related []analysis.RelatedInformation) []analysis.RelatedInformation {
+	var out []analysis.RelatedInformation
+	for _, ri := range related {
+		if !strings.HasSuffix(r.pass.Fset.Position(ri.Pos).Filename, "_test.go") {
+			out = append(out, ri)
+		}
+	}
+	return out
 }
 
 // ignored reports whether an ignore directive covers pos, on its line or

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -123,7 +124,7 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 		}
 		v.Related = append(v.Related, related(recvPos(r), "its receiver "+OwnerName(r.Func)+" can stop waiting here"))
 		v.Reason = "its receiver " + OwnerName(r.Func) + " can stop receiving, and " + v.Reason
-		v.Missing = j.shutdownGuard(instr)
+		v.Missing = cmp.Or(madeInTests(v.Makes), j.shutdownGuard(instr))
 		if j.ownerWaits(r, v.Makes) {
 			v.Missing = cmp.Or(j.overflow(instr, ch, v.Makes), v.Missing)
 		}
@@ -157,6 +158,21 @@ func (j *Judge) ownerWaits(r chans.Site, makes []*ssa.MakeChan) bool {
 		}
 	}
 	return false
+}
+
+// madeInTests says what is missing when every channel the send may use is
+// made in a _test.go file: the code a user ships never makes one, and the
+// send on it runs only under test (a hook such as a ForTesting field).
+func madeInTests(makes []*ssa.MakeChan) string {
+	for _, mk := range makes {
+		if !strings.HasSuffix(mk.Parent().Prog.Fset.Position(mk.Pos()).Filename, "_test.go") {
+			return ""
+		}
+	}
+	if len(makes) == 0 {
+		return ""
+	}
+	return "its channel is made only in test code"
 }
 
 // overflow says what is missing to show that more values than the buffer
@@ -258,17 +274,21 @@ func (j *Judge) fanOut(instr ssa.Instruction, ch ssa.Value) bool {
 }
 
 // varies reports whether v can differ between iterations of l: it derives,
-// through loads, fields and elements, from a value the loop iterates over.
+// through loads, fields and elements, from a value the loop iterates over,
+// or receives or computes anew on each trip.
 func varies(v ssa.Value, l *flow.Loop, depth int) bool {
 	instr, ok := v.(ssa.Instruction)
 	if !ok || !l.Blocks[instr.Block()] || depth > 8 {
 		return false
 	}
 	switch v := v.(type) {
-	case *ssa.Phi, *ssa.Next:
+	case *ssa.Phi, *ssa.Next, *ssa.Select, *ssa.Call:
+		// A loop variable, or a value received or returned anew on each
+		// trip: a request taken from a queue and answered on its own
+		// channel.
 		return true
 	case *ssa.UnOp:
-		return varies(v.X, l, depth+1)
+		return v.Op == token.ARROW || varies(v.X, l, depth+1)
 	case *ssa.FieldAddr:
 		return varies(v.X, l, depth+1)
 	case *ssa.Field:
@@ -414,7 +434,7 @@ func (j *Judge) leakedSender(u *chans.Uses, s chans.Site) Verdict {
 	}
 	closed := chans.ClosedEdges(u, owner)
 	untilClosed := flow.Path{StopEdge: func(e flow.Edge) bool { return closed[e] }}
-	if j.countedReceive(u, s) || !untilClosed.ReturnReachable(s.Start.Block(), flow.IndexOf(s.Start)) {
+	if j.countedReceive(u, s) || j.countdown(u, s) || !untilClosed.ReturnReachable(s.Start.Block(), flow.IndexOf(s.Start)) {
 		return Verdict{}
 	}
 	received := flow.Path{

@@ -1,0 +1,186 @@
+package verdict
+
+import (
+	"go/constant"
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/sendlint/sendlint/internal/chans"
+	"github.com/sendlint/sendlint/internal/flow"
+)
+
+// countdown proves "receives once per sender started" for a join that
+// counts its senders down: the owner starts one sender per trip of a loop,
+// sets a counter to that loop's bound, takes one from it on each receive,
+// and leaves its receive loop only when the counter is zero.
+//
+//	active := len(workers)
+//	for {
+//		select {
+//		case err := <-errc:
+//			active--
+//			if active == 0 {
+//				return err
+//			}
+//		case <-ctx.Done():
+//			stop() // the workers see it and send their last error
+//		}
+//	}
+//
+// A counter that starts from any other value (one too few, as a drain that
+// forgets its own sender) proves nothing.
+func (j *Judge) countdown(u *chans.Uses, s chans.Site) bool {
+	owner := u.Owner()
+	loops := j.idx.Loops(owner)
+	senderLoop := loops.Innermost(s.Start.Block())
+	if senderLoop == nil || j.idx.Loops(s.Func).InLoop(s.Instr.Block()) {
+		return false
+	}
+	bound := flow.LoopBound(senderLoop)
+	if bound == nil {
+		return false
+	}
+	for _, r := range u.Recvs {
+		if r.Func != owner {
+			continue
+		}
+		l := loops.Innermost(r.Instr.Block())
+		if l == nil {
+			continue
+		}
+		after := receivedBlock(r)
+		if k := counter(l, bound, after); k != nil && exitsAtZero(l, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// receivedBlock returns the first block that runs only after r received.
+func receivedBlock(r chans.Site) *ssa.BasicBlock {
+	if sel, ok := r.Instr.(*ssa.Select); ok {
+		if e, ok := chans.CaseEdge(sel, r.State); ok {
+			return e.To
+		}
+		return nil
+	}
+	return r.Instr.Block()
+}
+
+// counter returns the phi at the head of l that starts at bound and is
+// only kept or decremented by one, each decrement after a receive (in a
+// block that after dominates).
+func counter(l *flow.Loop, bound ssa.Value, after *ssa.BasicBlock) *ssa.Phi {
+	if after == nil {
+		return nil
+	}
+	for _, instr := range l.Header.Instrs {
+		phi, ok := instr.(*ssa.Phi)
+		if !ok {
+			continue
+		}
+		if countsDown(phi, phi, l, bound, after, make(map[*ssa.Phi]bool)) {
+			return phi
+		}
+	}
+	return nil
+}
+
+func countsDown(phi, k *ssa.Phi, l *flow.Loop, bound ssa.Value, after *ssa.BasicBlock, seen map[*ssa.Phi]bool) bool {
+	if seen[phi] {
+		return true
+	}
+	seen[phi] = true
+	started := false
+	for i, e := range phi.Edges {
+		pred := phi.Block().Preds[i]
+		switch {
+		case !l.Blocks[pred]:
+			if phi != k || !chans.SameValue(e, bound) {
+				return false
+			}
+			started = true
+		case e == k:
+		case isDecrement(e, k):
+			if !after.Dominates(e.(*ssa.BinOp).Block()) {
+				return false
+			}
+		default:
+			inner, ok := e.(*ssa.Phi)
+			if !ok || !countsDown(inner, k, l, bound, after, seen) {
+				return false
+			}
+		}
+	}
+	return phi != k || started
+}
+
+// isDecrement reports whether v is k - 1.
+func isDecrement(v ssa.Value, k *ssa.Phi) bool {
+	sub, ok := v.(*ssa.BinOp)
+	return ok && sub.Op == token.SUB && sub.X == k && isConst(sub.Y, 1)
+}
+
+func isConst(v ssa.Value, n int64) bool {
+	c, ok := v.(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
+		return false
+	}
+	got, exact := constant.Int64Val(c.Value)
+	return exact && got == n
+}
+
+// exitsAtZero reports whether every way out of l (an edge out of it, or a
+// return inside it) lies where the counter k, or k - 1, was just found to
+// be zero.
+func exitsAtZero(l *flow.Loop, k *ssa.Phi) bool {
+	edges, returns := l.Exits()
+	if len(edges)+len(returns) == 0 {
+		return false
+	}
+	for _, e := range edges {
+		if !panics(e[1]) && !atZero(e[0], k) && !atZero(e[1], k) {
+			return false
+		}
+	}
+	for _, b := range returns {
+		if !atZero(b, k) {
+			return false
+		}
+	}
+	return true
+}
+
+// atZero reports whether b is reached only through the true branch of
+// k == 0 (or k-1 == 0, or k <= 0).
+func atZero(b *ssa.BasicBlock, k *ssa.Phi) bool {
+	for d := b; d != nil; d = d.Idom() {
+		idom := d.Idom()
+		if idom == nil || len(idom.Instrs) == 0 || len(idom.Succs) != 2 || idom.Succs[0] != d {
+			continue
+		}
+		cond, ok := idom.Instrs[len(idom.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		cmp, ok := cond.Cond.(*ssa.BinOp)
+		if !ok || (cmp.Op != token.EQL && cmp.Op != token.LEQ) || !isConst(cmp.Y, 0) {
+			continue
+		}
+		if cmp.X == k || isDecrement(cmp.X, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// panics reports whether b ends in a panic: the IR's "blocking select
+// matched no case" is no way out of a loop.
+func panics(b *ssa.BasicBlock) bool {
+	if len(b.Instrs) == 0 {
+		return false
+	}
+	_, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Panic)
+	return ok
+}

@@ -7,6 +7,7 @@ package report
 
 import (
 	"fmt"
+	"go/ast"
 	"go/token"
 	"path/filepath"
 	"runtime/debug"
@@ -59,13 +60,29 @@ func New(pass *analysis.Pass) (*Reporter, error) {
 // directive on its line or the line above.
 func (r *Reporter) Report(d analysis.Diagnostic) {
 	pos := r.pass.Fset.Position(d.Pos)
-	if r.silent(pos.Filename) || r.ignored(pos) {
+	if r.silent(pos.Filename) || r.ignored(pos) || !r.tests && r.inTestHook(d.Pos) {
 		return
 	}
 	if !IsTestCode(pos.Filename, r.pass.Pkg) {
 		d.Related = r.outsideTests(d.Related)
 	}
 	r.pass.Report(d)
+}
+
+// inTestHook reports whether pos lies in a function declared as a hook for
+// tests (IsTestHook), which only test code calls.
+func (r *Reporter) inTestHook(pos token.Pos) bool {
+	for _, f := range r.pass.Files {
+		if pos < f.Pos() || pos > f.End() {
+			continue
+		}
+		for _, decl := range f.Decls {
+			if fn, ok := decl.(*ast.FuncDecl); ok && fn.Pos() <= pos && pos <= fn.End() {
+				return IsTestHook(fn.Name.Name)
+			}
+		}
+	}
+	return false
 }
 
 // outsideTests drops the related positions that lie in _test.go files: a

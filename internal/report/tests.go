@@ -21,8 +21,10 @@ func boolFlag(fs *flag.FlagSet, name string) bool {
 }
 
 // IsTestCode reports whether a finding in file of pkg lies in test code: a
-// _test.go file, or a package of test helpers (a name ending in test,
-// testutil, testutils or testing: grpctest, httptest, testutils...).
+// _test.go file; a package of test helpers or doubles (a name ending in
+// test, testutil, testutils or testing: grpctest, httptest; or named mock,
+// mocks, fake or fakes); or an example program (a package below a directory
+// named examples or example).
 //
 // Test code is analysed (its facts and calls count) but not reported by
 // default. Measured on the standard library and on grpc, etcd, nats-server
@@ -39,5 +41,21 @@ func IsTestCode(file string, pkg *types.Package) bool {
 			return true
 		}
 	}
+	switch name {
+	case "mock", "mocks", "fake", "fakes":
+		return true
+	}
+	for _, elem := range strings.Split(pkg.Path(), "/") {
+		if elem == "examples" || elem == "example" {
+			return true
+		}
+	}
 	return false
+}
+
+// IsTestHook reports whether a function is a hook for tests in shipped
+// code: its name ends in ForTesting or ForTest (getOutStreamForTesting), a
+// convention for code that only tests call.
+func IsTestHook(name string) bool {
+	return strings.HasSuffix(name, "ForTesting") || strings.HasSuffix(name, "ForTest")
 }

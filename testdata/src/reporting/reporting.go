@@ -17,3 +17,6 @@ func otherPass() {} // want `function otherPass`
 //sendlint:ignore baresend nothing on the next line is reported // want `//sendlint:ignore directive suppresses no baresend finding`
 
 var x = 1
+
+// A hook only tests call is test code in a shipped file.
+func setClockForTesting() {}

@@ -10,67 +10,109 @@ import (
 	"github.com/sendlint/sendlint/internal/flow"
 )
 
-// maxGoDepth bounds how many static calls OnOwnGoroutine follows from a go
+// maxGoDepth bounds how many static calls StartedWith follows from a go
 // statement: a goroutine's loop is rarely more than a few calls down.
 const maxGoDepth = 3
 
-// OnOwnGoroutine reports whether fn runs on a goroutine of its own that is
-// started once where it is started: fn is the body of a go statement that is
-// not inside a loop, or is called, a few static calls deep, only from such
-// bodies. When such a function stops receiving, no later run of it will
-// receive again; a method called once per request (a Call that waits for its
-// reply, a Reserve that waits for a slot) can give up in one call and
-// receive in the next.
-func (x *Index) OnOwnGoroutine(fn *ssa.Function) bool {
-	return x.onOwnGoroutine(fn, 0)
+// StartedWith reports whether fn runs only on goroutines that owner starts,
+// outside its loops: fn is the body of such a go statement, or is called,
+// a few static calls deep, only from such bodies. A consumer started with
+// the channel it reads is that channel's one consumer: when it stops, no
+// later run of it will receive again. A method called once per request (a
+// Call that waits for its reply, a Reserve that waits for a slot) can give
+// up in one call and receive in the next, and a goroutine started per
+// request is one of many.
+func (x *Index) StartedWith(fn, owner *ssa.Function) bool {
+	return x.startedWith(fn, owner, 0)
 }
 
-func (x *Index) onOwnGoroutine(fn *ssa.Function, depth int) bool {
+func (x *Index) startedWith(fn, owner *ssa.Function, depth int) bool {
 	if depth > maxGoDepth {
 		return false
 	}
-	sites := x.goStarts[fn]
-	for _, g := range sites {
-		if x.Loops(g.Parent()).InLoop(g.Block()) {
+	sites := x.calls[fn]
+	for _, g := range x.goStarts[fn] {
+		if x.Loops(g.Parent()).InLoop(g.Block()) || !encloses(owner, g.Parent()) && !x.startedAlongside(g.Parent(), owner) {
 			return false
 		}
 	}
-	if len(sites) > 0 {
-		for _, call := range x.calls[fn] {
-			if _, ok := call.(*ssa.Go); !ok {
-				return false // also called on its caller's goroutine
-			}
+	if len(sites) == 0 {
+		return len(x.goStarts[fn]) > 0
+	}
+	for _, call := range sites {
+		if _, ok := call.(*ssa.Go); ok {
+			continue // checked above
 		}
-		return true
-	}
-	calls := x.calls[fn]
-	if len(calls) == 0 {
-		return false
-	}
-	for _, call := range calls {
-		if !x.onOwnGoroutine(call.Parent(), depth+1) {
+		// A call in a loop runs fn again on the same goroutine: a
+		// reader that waits for each request's write in turn.
+		if x.Loops(call.Parent()).InLoop(call.Block()) || !x.startedWith(call.Parent(), owner, depth+1) {
 			return false
 		}
 	}
 	return true
 }
 
+// startedAlongside reports whether start, a function holding a go
+// statement, is called only where owner is called too, outside loops: a
+// Start method called right after the constructor that made the channel.
+//
+//	r.configSubmitter = newConfigSubmitter(...) // owner: makes the channel
+//	r.configSubmitter.Start()                   // start: go cs.readConfigRequests()
+func (x *Index) startedAlongside(start, owner *ssa.Function) bool {
+	// An exported Start may be called by other packages as well; the
+	// calls this package shows decide, as they do for the constructor.
+	sites := x.calls[start]
+	if len(sites) == 0 {
+		return false
+	}
+	for _, call := range sites {
+		caller := call.Parent()
+		if x.Loops(caller).InLoop(call.Block()) || !calls(caller, owner) {
+			return false
+		}
+	}
+	return true
+}
+
+// calls reports whether fn calls callee statically.
+func calls(fn, callee *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(ssa.CallInstruction); ok && c.Common().StaticCallee() == callee {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// encloses reports whether fn is outer or a function literal inside it.
+func encloses(outer, fn *ssa.Function) bool {
+	for ; fn != nil; fn = fn.Parent() {
+		if fn == outer {
+			return true
+		}
+	}
+	return false
+}
+
 // RunsOncePerChannel reports whether the receive site r, of a channel made
 // by one of makes, runs at most once for each channel made: it is in the
 // function that made the channel, or in a function that function starts or
 // calls outside its loops (Uses records that path in r.Start), or on a
-// goroutine of its own (OnOwnGoroutine). After such a receiver has stopped,
-// nothing else the package shows receives from that channel again.
+// goroutine that function starts with it (StartedWith). After such a
+// receiver has stopped, nothing else the package shows receives from that
+// channel again.
 func (x *Index) RunsOncePerChannel(r Site, makes []*ssa.MakeChan) bool {
 	if r.Start != nil {
 		return !x.Loops(r.Start.Parent()).InLoop(r.Start.Block())
 	}
 	for _, mk := range makes {
-		if r.Func == mk.Parent() {
+		if r.Func == mk.Parent() || x.StartedWith(r.Func, mk.Parent()) {
 			return true
 		}
 	}
-	return x.OnOwnGoroutine(r.Func)
+	return false
 }
 
 // goEntry returns the function a go statement starts, when it is static:

@@ -149,7 +149,7 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 // on a goroutine of its own is a consumer, and its channel a queue that
 // takes any number of values from any number of calls.
 func (j *Judge) ownerWaits(r chans.Site, makes []*ssa.MakeChan) bool {
-	if r.Start != nil || j.idx.OnOwnGoroutine(r.Func) {
+	if r.Start != nil {
 		return false
 	}
 	for _, mk := range makes {
@@ -201,17 +201,69 @@ func (j *Judge) overflow(instr ssa.Instruction, ch ssa.Value, makes []*ssa.MakeC
 	return "its capacity is not known, nor that more values than it holds reach it"
 }
 
-// overRegistry reports whether the loop l ranges over the container the
-// channel is taken from, held in a field or a global: a fan-out over every
-// registered channel, which sends one more value to each of them every time
-// it runs.
+// overRegistry reports whether the send's channel is taken, on each trip
+// of l, from the next element of a container held in a field or a global:
+// a fan-out over every registered channel (or every registered client's
+// channel), which sends one more value to each of them every time it runs.
+//
+//	for _, c := range h.clients {   // t5 = next t3; t7 = extract t5 #1
+//		c.out <- m
+//	}
 func (j *Judge) overRegistry(ch ssa.Value, l *flow.Loop) bool {
-	for _, o := range j.idx.Origins(ch) {
-		if _, ok := o.Home(); ok && varies(ch, l, 0) {
-			return true
+	for v, depth := ch, 0; depth < 8; depth++ {
+		switch x := v.(type) {
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return false
+			}
+			v = x.X
+		case *ssa.FieldAddr:
+			v = x.X
+		case *ssa.Field:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.Extract:
+			next, ok := x.Tuple.(*ssa.Next)
+			if !ok || !l.Blocks[next.Block()] {
+				return false
+			}
+			r, ok := next.Iter.(*ssa.Range)
+			return ok && j.registered(r.X)
+		case *ssa.IndexAddr:
+			return inductive(x.Index, l) && j.registered(x.X)
+		case *ssa.Index:
+			return inductive(x.Index, l) && j.registered(x.X)
+		default:
+			return false
 		}
 	}
 	return false
+}
+
+// registered reports whether the container c is loaded from a field or a
+// global, where it outlives one run of the loop.
+func (j *Judge) registered(c ssa.Value) bool {
+	if load, ok := c.(*ssa.UnOp); ok && load.Op == token.MUL {
+		switch a := load.X.(type) {
+		case *ssa.FieldAddr, *ssa.Global:
+			return true
+		case *ssa.IndexAddr, *ssa.UnOp:
+			return j.registered(a)
+		}
+	}
+	_, isField := c.(*ssa.FieldAddr) // an array field, addressed in place
+	return isField
+}
+
+// inductive reports whether i is the loop's index: a phi at its header, or
+// one step from it.
+func inductive(i ssa.Value, l *flow.Loop) bool {
+	if b, ok := i.(*ssa.BinOp); ok {
+		i = b.X
+	}
+	phi, ok := i.(*ssa.Phi)
+	return ok && phi.Block() == l.Header
 }
 
 // shutdownGuard says what is missing when the send runs only while a
@@ -273,22 +325,28 @@ func (j *Judge) fanOut(instr ssa.Instruction, ch ssa.Value) bool {
 	return l != nil && varies(ch, l, 0)
 }
 
-// varies reports whether v can differ between iterations of l: it derives,
-// through loads, fields and elements, from a value the loop iterates over,
-// or receives or computes anew on each trip.
+// varies reports whether v can differ between iterations of l. A value
+// made before the loop cannot; inside it, loads, fields, elements and
+// conversions of values that cannot vary cannot either. Anything else
+// computed inside the loop (a loop variable, a value received or returned
+// anew on each trip, a type assertion) is taken to vary.
 func varies(v ssa.Value, l *flow.Loop, depth int) bool {
 	instr, ok := v.(ssa.Instruction)
-	if !ok || !l.Blocks[instr.Block()] || depth > 8 {
+	if !ok || !l.Blocks[instr.Block()] {
 		return false
 	}
-	switch v := v.(type) {
-	case *ssa.Phi, *ssa.Next, *ssa.Select, *ssa.Call:
-		// A loop variable, or a value received or returned anew on each
-		// trip: a request taken from a queue and answered on its own
-		// channel.
+	if depth > 8 {
 		return true
+	}
+	switch v := v.(type) {
 	case *ssa.UnOp:
-		return v.Op == token.ARROW || varies(v.X, l, depth+1)
+		if v.Op != token.MUL {
+			return true // a receive, or arithmetic on one
+		}
+		if a, ok := v.X.(*ssa.Alloc); ok {
+			return storedIn(a, l)
+		}
+		return varies(v.X, l, depth+1)
 	case *ssa.FieldAddr:
 		return varies(v.X, l, depth+1)
 	case *ssa.Field:
@@ -301,10 +359,23 @@ func varies(v ssa.Value, l *flow.Loop, depth int) bool {
 		return varies(v.X, l, depth+1) || varies(v.Index, l, depth+1)
 	case *ssa.Extract:
 		return varies(v.Tuple, l, depth+1)
-	case *ssa.BinOp:
-		return varies(v.X, l, depth+1) || varies(v.Y, l, depth+1)
 	case *ssa.ChangeType:
 		return varies(v.X, l, depth+1)
+	case *ssa.Convert:
+		return varies(v.X, l, depth+1)
+	case *ssa.BinOp:
+		return varies(v.X, l, depth+1) || varies(v.Y, l, depth+1)
+	}
+	return true
+}
+
+// storedIn reports whether the loop stores into the local variable a: a
+// variable a closure captures, set anew on each trip.
+func storedIn(a *ssa.Alloc, l *flow.Loop) bool {
+	for _, ref := range *a.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == a && l.Blocks[st.Block()] {
+			return true
+		}
 	}
 	return false
 }

@@ -245,3 +245,70 @@ func (h *steadyHub) publishOK(m string) {
 		c <- m // want `send on c .*\[audit: its receivers are visible, but none is seen to stop while senders remain\]`
 	}
 }
+
+// submitter is made by its constructor and started by its Start method,
+// which the code that makes it calls right after: its one consumer is
+// started with its channel.
+type submitter struct{ requests chan string }
+
+func newSubmitter() *submitter { return &submitter{requests: make(chan string, 16)} }
+
+func (s *submitter) Start(ctx context.Context) { go s.consume(ctx) }
+
+func (s *submitter) consume(ctx context.Context) {
+	for {
+		select {
+		case r := <-s.requests:
+			println(r)
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func (s *submitter) SubmitBad(r string) {
+	s.requests <- r // want `send on s.requests \(chan string, cap 16\) can block forever: its receiver \(\*submitter\).consume can stop receiving`
+}
+
+func runSubmitter(ctx context.Context) *submitter {
+	s := newSubmitter()
+	s.Start(ctx)
+	return s
+}
+
+// persistent's reader goroutine waits for each request's write in turn,
+// giving up on one when the connection closes: the next response waits
+// again on the same channel.
+type persistent struct {
+	writeErr chan error
+	closed   chan struct{}
+}
+
+func newPersistent() *persistent {
+	p := &persistent{writeErr: make(chan error, 1), closed: make(chan struct{})}
+	go p.readLoop()
+	return p
+}
+
+func (p *persistent) readLoop() {
+	for range 3 {
+		if !p.wroteRequest() {
+			return
+		}
+	}
+}
+
+func (p *persistent) wroteRequest() bool {
+	select {
+	case err := <-p.writeErr:
+		return err == nil
+	case <-p.closed:
+		return false
+	}
+}
+
+func (p *persistent) writeLoopAudit(errs []error) {
+	for _, err := range errs {
+		p.writeErr <- err // want `send on p.writeErr .*\[audit: its receiver \(\*persistent\).wroteRequest can stop waiting, but may run again for the same channel\]`
+	}
+}

@@ -42,3 +42,13 @@ func (c *Client) Serve(write func(string)) {
 		}
 	}
 }
+
+// Start serves the client's replies on a goroutine of its own.
+func (c *Client) Start(write func(string)) { go c.Serve(write) }
+
+// Connect registers a client and starts serving it.
+func Connect(ctx context.Context, write func(string)) *Client {
+	c := NewClient(ctx)
+	c.Start(write)
+	return c
+}

@@ -284,9 +284,51 @@ func (x *Index) LeavesLoop(r Site) bool {
 			}
 		}
 	}
+	sentinel := derived(recv)
 	leave := flow.Path{
-		Stop:     func(i ssa.Instruction) bool { return i == recv },
-		StopEdge: func(e flow.Edge) bool { return closed[e] },
+		Stop: func(i ssa.Instruction) bool { return i == recv },
+		StopEdge: func(e flow.Edge) bool {
+			return closed[e] || decidedBy(e.From, sentinel)
+		},
 	}
 	return leave.ReturnReachable(recv.Block(), flow.IndexOf(recv))
+}
+
+// derived returns the values computed from what recv received, without
+// going through calls: the value, its fields, comparisons on them. A loop
+// that leaves on such a value (m.Kind == "end") stops on a message its
+// sender chose to send last, which is a protocol, not a receiver that goes
+// away; one that leaves when a write of the value fails does go away.
+func derived(recv *ssa.UnOp) map[ssa.Value]bool {
+	out := map[ssa.Value]bool{recv: true}
+	work := []ssa.Value{recv}
+	for len(work) > 0 && len(out) < 64 {
+		v := work[0]
+		work = work[1:]
+		for _, ref := range *v.Referrers() {
+			w, ok := ref.(ssa.Value)
+			if !ok || out[w] {
+				continue
+			}
+			if e, ok := ref.(*ssa.Extract); ok && v == recv && e.Index == 1 {
+				continue // ok, whose false branch is the close
+			}
+			switch ref.(type) {
+			case *ssa.Extract, *ssa.Field, *ssa.FieldAddr, *ssa.UnOp, *ssa.BinOp,
+				*ssa.TypeAssert, *ssa.ChangeType, *ssa.Convert, *ssa.Index, *ssa.IndexAddr:
+				out[w] = true
+				work = append(work, w)
+			}
+		}
+	}
+	return out
+}
+
+// decidedBy reports whether b ends in a branch on one of the values.
+func decidedBy(b *ssa.BasicBlock, values map[ssa.Value]bool) bool {
+	if len(b.Instrs) == 0 {
+		return false
+	}
+	cond, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	return ok && values[cond.Cond]
 }

@@ -312,3 +312,27 @@ func (p *persistent) writeLoopAudit(errs []error) {
 		p.writeErr <- err // want `send on p.writeErr .*\[audit: its receiver \(\*persistent\).wroteRequest can stop waiting, but may run again for the same channel\]`
 	}
 }
+
+// stage forwards messages until the one its sender sends last: a receiver
+// that stops on a value it was sent (m == "end") follows the protocol, and
+// is not a receiver that goes away.
+type stage struct{ out chan string }
+
+func newStage(write func(string)) *stage {
+	s := &stage{out: make(chan string)}
+	go s.forward(write)
+	return s
+}
+
+func (s *stage) forward(write func(string)) {
+	for m := range s.out {
+		write(m)
+		if m == "end" {
+			return
+		}
+	}
+}
+
+func (s *stage) emitUntilEndOK(m string) {
+	s.out <- m // ok: the receiver stops only on the sender's last message
+}

@@ -31,31 +31,49 @@
 //		s.metrics.abandoned.Inc()
 //	}
 //
-// The pass reports, at the send's arrow:
+// The pass reports, at the send's arrow, a send it can prove may block
+// forever: an execution in which no receiver remains while the sending
+// goroutine can still reach the send. Each finding names its proof in the
+// message and as related information:
 //
-//   - a send on a channel the sending function does not own: one loaded from
-//     a struct field, a map, slice or array element, a global, a parameter
-//     whose callers are not all visible in the package, or a channel
-//     received from another channel. A send in a loop whose channel changes
-//     per iteration (a fan-out over receivers) says so: one slow receiver
-//     stalls every later one. For a field or a global, the receivers the
-//     package shows decide: one that can give up (a select with a default or
-//     another live case, after which it can return) is named in the report;
-//     when every receiver is visible and each waits with a plain receive,
-//     the send is one half of a handshake whose other half is waiting, and
-//     is not reported. Nor is a result slot: a field whose channel has room
-//     for exactly one value, is made with each object that holds it, and is
-//     sent on outside loops (a done, error or final-response channel), nor
-//     a reply slot taken out of a registry map before it is answered;
-//   - a send in the body of a select case (the select may have a default: the
-//     send inside the case is still bare);
-//   - a blocking select whose cases are all sends;
-//   - a send from a goroutine on a channel its starter made, when the starter
-//     can return without receiving it: a select with a timeout or ctx case, an
-//     early return, or taking the first of N answers (the leaked sender);
-//   - a send on a channel made locally whose receiving goroutine can return
-//     before the channel is drained (it exits on a drain, stop or ctx signal,
-//     or when its own stream fails), or that nothing receives from.
+//   - the receiver that goes away: a receiver of the same channel (found
+//     through fields, map, slice and array elements, globals and the
+//     parameters of functions whose callers are visible) that can stop
+//     receiving — a select with a default or another live case, after
+//     which it can return, or a receive loop it can leave before the
+//     channel is closed (a write that fails) — and that is the channel's
+//     last receiver: the function that made the channel, or a goroutine
+//     started with it (by that function, or by a Start method called
+//     alongside its constructor), reached through calls outside loops.
+//     The send is unbuffered, or the channel is a queue to that consumer,
+//     or, for a reply slot its maker waits on, more values than the buffer
+//     holds are shown to reach it (the send loops on the same channel, a
+//     fan-out ranges over the registry the channel is kept in, or the
+//     maker hands the channel out in a loop);
+//   - the owner that returns: a goroutine sends on a channel its starter
+//     made, and the starter can return without receiving it (a select with
+//     a timeout or ctx case, an early return, the first of N answers);
+//   - the consumer that exits first: the goroutine the owner started to
+//     receive can return before the channel is drained;
+//   - nothing receives from a channel made here and kept here;
+//   - a blocking select whose cases are all sends, when one of them has
+//     such a proof.
+//
+// A send in a loop whose channel changes per iteration (a fan-out over
+// receivers) says so: one slow receiver stalls every later one.
+//
+// Audit tier. With -audit (or -baresend.audit), the pass also reports the
+// sends it can neither prove nor rule out, each labelled with what the
+// proof lacks: "no receiver of it is visible in this package" (a send on a
+// parameter, or on a field no code here reads); "its receiver X can stop
+// waiting, but may run again for the same channel" (a method that waits
+// once per request, a pool of workers); "its buffer (cap 1) is not shown to
+// receive more values than it holds" (a one-slot reply per call); "the send
+// runs only while closed is false, and its receiver is not shown to stop
+// before closed is set" (a send guarded by a shutdown flag that a Close
+// sets before it cancels the receiver); "its channel is made only in test
+// code". A receiver that stops only on a value it was sent (a stage that
+// returns on the message its sender sends last) is no proof.
 //
 // Liveness. A send that is a case of a select is not reported when the select
 // has a default, or when another case receives from a channel that can fire:
@@ -75,12 +93,14 @@
 //
 // Guaranteed receive. A send from a goroutine is not reported when its
 // starter receives on every path before returning, or, for N senders,
-// receives until the channel is closed or exactly N times. Sends are counted
+// receives until the channel is closed or exactly N times, or counts its
+// senders down from N and returns only at zero. Sends are counted
 // per path (three sends on three exclusive error paths are one value), loops
 // with a constant bound count their trips, and a send that puts back a value
 // its function took from the same channel (a semaphore or a token) uses no
 // room. Paths through t.Fatal, log.Fatal, os.Exit and runtime.Goexit end
-// there.
+// there. A token put back in a deferred closure, after it was taken from
+// the same field, refills too.
 //
 // Not reported: close(ch); sends on channels from calls, type assertions or
 // other values the pass cannot follow; sends on a channel made in the package

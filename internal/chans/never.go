@@ -24,7 +24,7 @@ import (
 // The nil channel is not counted against a send: code guards such sends
 // (if ch != nil { ch <- v }).
 func (x *Index) NeverBlocks(instr ssa.Instruction, state int, ch ssa.Value) bool {
-	if Refills(instr, ch) || MadeRoom(instr, ch) || x.ReplySlot(instr, ch) {
+	if Refills(instr, ch) || MadeRoom(instr, ch) && !x.unbuffered(ch) || x.ReplySlot(instr, ch) {
 		return true
 	}
 	if send, ok := instr.(*ssa.Send); ok && x.FreshField(send) {
@@ -79,4 +79,27 @@ func (x *Index) sendsOnField(field *types.Var, f func(instr ssa.Instruction, ch 
 			}
 		}
 	}
+}
+
+// unbuffered reports whether every channel made in this package that ch may
+// be is unbuffered: a receive that drains one makes no room for a send,
+// which still waits for a receiver.
+func (x *Index) unbuffered(ch ssa.Value) bool {
+	var makes []*ssa.MakeChan
+	for _, o := range x.Origins(ch) {
+		switch o.Kind {
+		case Made:
+			makes = append(makes, o.Make)
+		case Field:
+			makes = append(makes, x.FieldMakes(o.Field)...)
+		case Global:
+			makes = append(makes, x.GlobalMakes(o.Global)...)
+		}
+	}
+	for _, mk := range makes {
+		if n, ok := ConstCapOK(mk); !ok || n > 0 {
+			return false
+		}
+	}
+	return len(makes) > 0
 }

@@ -493,6 +493,13 @@ func (j *Judge) leakedSender(u *chans.Uses, s chans.Site) Verdict {
 	partial := Verdict{Blocks: true, Reason: OwnerName(owner) + " can return before receiving every value", Related: startedAt}
 	n := j.idx.Count(u, u.Sends)
 	weights := j.receiveWeights(u, caseEdges, n)
+	if j.abandons(u, s, recvs, weights) && chans.ConstCap(u.Make) < n {
+		return Verdict{
+			Blocks:  true,
+			Reason:  OwnerName(owner) + " can go on to its next iteration, which makes a new channel, without receiving it",
+			Related: startedAt,
+		}
+	}
 	if n < chans.Many {
 		got := flow.MinCount(u.Make.Block(), flow.IndexOf(u.Make), recvs, weights)
 		switch {
@@ -516,6 +523,36 @@ func (j *Judge) leakedSender(u *chans.Uses, s chans.Site) Verdict {
 		return without
 	}
 	return partial
+}
+
+// abandons reports whether the owner makes the channel inside a loop and
+// can come back to the make, on the next trip, without having received
+// from it after starting the sender: the channel of the last trip is then
+// lost with its sender. (A path that returns without receiving is the
+// plain leaked sender, judged below.)
+//
+//	for _, addr := range addrs {
+//		ch := make(chan result)
+//		go func() { ch <- dial(addr) }()
+//		select {
+//		case r := <-ch:
+//			...
+//		case <-time.After(d):
+//			continue // the dial's send waits forever
+//		}
+//	}
+func (j *Judge) abandons(u *chans.Uses, s chans.Site, recvs map[ssa.Instruction]bool, weights map[flow.Edge]int) bool {
+	l := j.idx.Loops(u.Owner()).Innermost(u.Make.Block())
+	if l == nil || !l.Blocks[s.Start.Block()] {
+		return false
+	}
+	remade := func(e flow.Edge) bool { return e.To == u.Make.Block() }
+	received := func(e flow.Edge) bool { return weights[e] > 0 }
+	stop := func(i ssa.Instruction) bool { return recvs[i] }
+	again := flow.Path{Stop: stop, StopEdge: received, Goal: remade}
+	returns := flow.Path{Stop: stop, StopEdge: func(e flow.Edge) bool { return received(e) || remade(e) }}
+	start, at := s.Start.Block(), flow.IndexOf(s.Start)
+	return again.ReturnReachable(start, at) && !returns.ReturnReachable(start, at)
 }
 
 // receiveWeights weighs the edges of the owner for counting receives: the

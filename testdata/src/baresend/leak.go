@@ -189,3 +189,60 @@ func sharedStatusOK(jobs []func() error, done func(error)) {
 		}()
 	}
 }
+
+// dialFirst makes a channel per address inside its loop; a dial that
+// times out is left behind, and the next trip makes a new channel.
+func dialFirstBad(addrs []string, dial func(string) error, timeout <-chan struct{}) error {
+	for _, addr := range addrs {
+		ch := make(chan error)
+		go func() {
+			ch <- dial(addr) // want `send on ch \(chan error, unbuffered\) can block forever: dialFirstBad can go on to its next iteration, which makes a new channel, without receiving it`
+		}()
+		select {
+		case err := <-ch:
+			if err == nil {
+				return nil
+			}
+		case <-timeout:
+			continue
+		}
+	}
+	return nil
+}
+
+// dialEachOK waits for every dial it starts before the next.
+func dialEachOK(addrs []string, dial func(string) error) error {
+	for _, addr := range addrs {
+		ch := make(chan error)
+		go func() {
+			ch <- dial(addr) // ok: received before the next trip
+		}()
+		if err := <-ch; err == nil {
+			return nil
+		}
+	}
+	return nil
+}
+
+// broker delivers events by calling each subscriber's callback from its
+// own goroutine.
+type broker interface {
+	Subscribe(func(string)) (cancel func())
+}
+
+// firstEventBad hands the broker a callback that sends on a local channel,
+// then stops waiting on timeout: the broker's goroutine blocks in the
+// callback on the next event.
+func firstEventBad(b broker, timeout <-chan struct{}) string {
+	events := make(chan string)
+	cancel := b.Subscribe(func(e string) {
+		events <- e // want `send on events \(chan string, unbuffered\) can block forever: firstEventBad can return without receiving it`
+	})
+	defer cancel()
+	select {
+	case e := <-events:
+		return e
+	case <-timeout:
+		return ""
+	}
+}

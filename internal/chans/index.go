@@ -174,6 +174,10 @@ func (x *Index) Loops(fn *ssa.Function) *flow.Loops {
 	return l
 }
 
+// Callers returns the call sites of fn, and whether they are all visible
+// (see callers).
+func (x *Index) Callers(fn *ssa.Function) ([]ssa.CallInstruction, bool) { return x.callers(fn) }
+
 // callers returns the call sites of fn when they are all visible: fn is an
 // unexported, non-generic function, method or closure of this package whose
 // value never escapes into a variable, a field or another call. An

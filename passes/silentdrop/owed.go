@@ -3,6 +3,7 @@ package silentdrop
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -45,7 +46,7 @@ func (c *checker) owedValue(v ssa.Value, seen map[ssa.Value]bool, depth int) boo
 	next := func(x ssa.Value) bool { return c.owedFrom(x, seen, depth+1) }
 	switch x := v.(type) {
 	case *ssa.Parameter:
-		return !isReceiver(x)
+		return !isReceiver(x) && c.paramOwed(x, seen, depth)
 	case *ssa.FreeVar:
 		b := c.idx.Binding(x)
 		return b != nil && next(b)
@@ -59,6 +60,10 @@ func (c *checker) owedValue(v ssa.Value, seen map[ssa.Value]bool, depth int) boo
 		return next(x.X) // -x, !x, ^x of an owed value
 	case *ssa.Field:
 		return next(x.X)
+	case *ssa.FieldAddr:
+		return next(x.X) // &req.Body
+	case *ssa.IndexAddr:
+		return next(x.X) // &events[i]
 	case *ssa.Index:
 		return next(x.X)
 	case *ssa.Lookup:
@@ -85,6 +90,28 @@ func (c *checker) owedValue(v ssa.Value, seen map[ssa.Value]bool, depth int) boo
 		return c.phiOwed(x, seen, depth+1)
 	case *ssa.Call:
 		return streamRecv(x.Common()) // connect's Msg after Receive
+	}
+	return false
+}
+
+// paramOwed reports whether a parameter is owed to a caller. When every
+// call of the function is in sight (an unexported helper), it is owed
+// when some call hands it an owed value: a helper that is only given
+// constants and state its callers compute drops nobody's value.
+//
+//	func sendNotification(ch chan<- bool, hasInterest bool)
+//	sendNotification(ch, true)      // every call: not owed
+func (c *checker) paramOwed(p *ssa.Parameter, seen map[ssa.Value]bool, depth int) bool {
+	sites, ok := c.idx.Callers(p.Parent())
+	if !ok || len(sites) == 0 {
+		return true // a caller out of sight, or a handler's argument
+	}
+	i := slices.Index(p.Parent().Params, p)
+	for _, site := range sites {
+		args := site.Common().Args // a method's receiver is args[0], as it is Params[0]
+		if i >= 0 && i < len(args) && c.owedFrom(args[i], seen, depth) {
+			return true
+		}
 	}
 	return false
 }
@@ -210,9 +237,5 @@ func streamRecv(cc *ssa.CallCommon) bool {
 	} else {
 		return false
 	}
-	switch name {
-	case "Recv", "Receive", "Msg":
-		return streamTypes.IsStream(recv)
-	}
-	return false
+	return (name == "Recv" || name == "Receive" || name == "Msg") && streamTypes.IsStream(recv)
 }

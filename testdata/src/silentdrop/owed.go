@@ -129,3 +129,17 @@ func stampAudit(stamps chan<- time.Time) {
 	default:
 	}
 }
+
+// notifyInterest is a helper whose every call is in sight, and every call
+// hands it a constant: it drops nobody's value.
+func notifyInterest(ch chan<- bool, interest bool) {
+	select {
+	case ch <- interest: // want `send on ch \(chan<- bool\) drops the bool without a trace.* \[audit: the dropped value is not owed to a caller or a request\]$`
+	default:
+	}
+}
+
+func interestChanged(added, removed chan<- bool) {
+	notifyInterest(added, true)
+	notifyInterest(removed, false)
+}

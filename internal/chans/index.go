@@ -103,7 +103,9 @@ func (x *Index) add(instr ssa.Instruction) {
 			x.goStarts[fn] = append(x.goStarts[fn], instr)
 		}
 	case *ssa.MapUpdate:
-		x.elemSts = append(x.elemSts, elemStore{instr.Map, instr.Value})
+		// A range over the map yields its keys as elements too: a set
+		// of channels (m[ch] = h) holds its channels as keys.
+		x.elemSts = append(x.elemSts, elemStore{instr.Map, instr.Value}, elemStore{instr.Map, instr.Key})
 		if m := registry(instr.Map); m != nil {
 			x.inserts[m] = append(x.inserts[m], instr)
 		}
@@ -178,6 +180,10 @@ func (x *Index) Loops(fn *ssa.Function) *flow.Loops {
 	}
 	return l
 }
+
+// Callers returns the call sites of fn, and whether they are all visible
+// (see callers).
+func (x *Index) Callers(fn *ssa.Function) ([]ssa.CallInstruction, bool) { return x.callers(fn) }
 
 // callers returns the call sites of fn when they are all visible: fn is an
 // unexported, non-generic function, method or closure of this package whose
@@ -294,6 +300,46 @@ func (x *Index) collectMakes(home Origin, seen map[Origin]bool, out *[]*ssa.Make
 				x.collectMakes(o, seen, out)
 			case o.Kind == Element && (o.Field != nil || o.Global != nil):
 				x.collectMakes(o, seen, out)
+			}
+		}
+	}
+}
+
+// Stored returns the origins of the channels stored at home (a field, a
+// global, or the elements of a container there), following values copied
+// from one home to another, as FieldMakes does: Made for a channel made in
+// this package, Param for one handed in by a caller, and so on.
+func (x *Index) Stored(home Origin) []Origin {
+	var out []Origin
+	x.collectStored(home, make(map[Origin]bool), &out)
+	return dedupe(out)
+}
+
+func (x *Index) collectStored(home Origin, seen map[Origin]bool, out *[]Origin) {
+	if seen[home] {
+		return
+	}
+	seen[home] = true
+	var vals []ssa.Value
+	switch home.Kind {
+	case Field:
+		vals = x.fieldVals[home.Field]
+	case Global:
+		vals = x.globalVals[home.Global]
+	case Element:
+		x.elements()
+		if h, ok := home.Home(); ok {
+			vals = x.elemVals[h]
+		}
+	}
+	for _, v := range vals {
+		for _, o := range x.Origins(v) {
+			switch {
+			case o.Kind == Field && o.Field != nil, o.Kind == Global,
+				o.Kind == Element && (o.Field != nil || o.Global != nil):
+				x.collectStored(o, seen, out)
+			default:
+				*out = append(*out, o)
 			}
 		}
 	}

@@ -259,6 +259,10 @@ func (x *Index) storesTo(addr ssa.Value) []ssa.Value {
 	return vals
 }
 
+// Binding returns the value a closure's free variable is bound to, when the
+// closure is made in exactly one place, and nil otherwise.
+func (x *Index) Binding(fv *ssa.FreeVar) ssa.Value { return x.binding(fv) }
+
 // binding returns the value a closure's free variable is bound to, when the
 // closure is made in exactly one place.
 func (x *Index) binding(fv *ssa.FreeVar) ssa.Value {

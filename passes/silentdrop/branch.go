@@ -65,12 +65,18 @@ func defaultBranch(sel *ssa.Select) (*branch, bool) {
 			d.cases = append(d.cases, caseEdge{nil, d.entry})
 		}
 	}
+	// A way out that jumps straight back to the select's block (an empty
+	// case at the end of a loop body) goes round: it reaches nothing.
 	d.sendReach = map[*ssa.BasicBlock]bool{}
 	for _, e := range d.cases {
-		reach(e.to, sel.Block(), d.sendReach)
+		if e.to != sel.Block() {
+			reach(e.to, sel.Block(), d.sendReach)
+		}
 	}
 	fromDefault := map[*ssa.BasicBlock]bool{}
-	reach(d.entry, sel.Block(), fromDefault)
+	if d.entry != sel.Block() {
+		reach(d.entry, sel.Block(), fromDefault)
+	}
 	d.blocks = minus(fromDefault, d.sendReach)
 	d.sendBlocks = minus(d.sendReach, fromDefault)
 	return d, true
@@ -163,7 +169,8 @@ func returns(set map[*ssa.BasicBlock]bool) []*ssa.Return {
 // tells the caller that the value was dropped: some result differs from
 // what the send cases return (return false against return true, return
 // errFull against return nil). When the send cases never return, any
-// result is a status.
+// result is a status but nil and true, which tell the caller that all
+// went through.
 func (d *branch) returnsStatus() bool {
 	sent := returns(d.sendReach)
 	for _, ret := range returns(d.blocks) {
@@ -171,7 +178,10 @@ func (d *branch) returnsStatus() bool {
 			continue
 		}
 		if len(sent) == 0 {
-			return true
+			if !wentThrough(ret) {
+				return true
+			}
+			continue
 		}
 		for _, s := range sent {
 			for i, r := range ret.Results {
@@ -182,6 +192,17 @@ func (d *branch) returnsStatus() bool {
 		}
 	}
 	return false
+}
+
+// wentThrough reports whether every result of ret is nil or true.
+func wentThrough(ret *ssa.Return) bool {
+	for _, r := range ret.Results {
+		k, ok := r.(*ssa.Const)
+		if !ok || k.Value != nil && (k.Value.Kind() != constant.Bool || !constant.BoolVal(k.Value)) {
+			return false
+		}
+	}
+	return true
 }
 
 // branchFlag reports whether a value that depends on which way the select

@@ -53,6 +53,50 @@
 // so a default that calls s.noteDrop(v), which logs, is quiet. Functions
 // of other packages are judged by the lists above only.
 //
+// Such a drop is reported by default only when the value is owed to
+// someone and the caller is not told. Both must hold:
+//
+//   - the value was handed to the function: it is a parameter (not a
+//     method's receiver), or made from one (a composite literal holding
+//     it, a conversion, a field or element of it), or it was received: from
+//     a channel (v := <-in, a select case, a range over a channel), or from
+//     a grpc or connect stream's Recv, Receive or Msg. A parameter of a
+//     helper whose every call is in sight (an unexported function never
+//     used as a value) is owed when some call hands it an owed value;
+//   - the way out through the default tells the caller nothing (the
+//     function returns no result, or the same results as after the send),
+//     or tells it the value went through (it returns nil or true).
+//
+// Every other drop is an audit finding, shown only with -silentdrop.audit
+// (the command's -audit) and labelled with what it lacks, checked in this
+// order:
+//
+//   - [audit: a comment in the default says the drop is intended]: the
+//     default holds a comment, after default: or on the lines between the
+//     case before it and default, that explains it ("the sweep resends
+//     it"). A comment with TODO, FIXME or XXX says the opposite and does
+//     not count;
+//   - [audit: the receiver takes from this channel without waiting: a
+//     pool or free list]: every receive of the channel in the package is a
+//     case of a select with a default, and one of them merges what it takes
+//     with what its default makes (case b = <-free: default: b = new(T));
+//   - [audit: a newer value replaces it (coalescing)]: the function
+//     empties the channel (a receive in a select with a default) before the
+//     send, so the value still pending when the send fails is as new;
+//   - [audit: the channel holds one value, and a pending one already
+//     carries the news (coalescing)]: every channel the send may be on is
+//     made in the package with capacity 1, a mailbox for the latest
+//     notice, not a queue;
+//   - [audit: the channel is one a caller handed to this package, and that
+//     caller sizes its buffer]: every channel the send may be on is loaded
+//     from a field, map, slice or global into which the package stores
+//     only channels it was given as parameters (os/signal's Notify), so
+//     the caller chose the buffer, and the package's contract with it says
+//     what a full one means;
+//   - [audit: the dropped value is not owed to a caller or a request]: the
+//     function computed it from its own state (a field of its receiver, a
+//     clock, a global, a call's result), and can compute it again.
+//
 // WRONG: a client that stops reading loses replies, and nothing shows it.
 //
 //	func (c *client) reply(r Response) {
@@ -142,7 +186,11 @@
 // The pass does not judge whether the trace is the right one (a debug log
 // for data that must not be lost), nor whether a caller acts on a returned
 // status. A select in generic code whose element type is a type parameter
-// is judged like any other.
+// is judged like any other. The tiers are imprecise where the code is: a
+// value built by a call from an owed one (toEvent(msg)) is not followed,
+// so it is an audit finding; a one-slot channel whose reader wants every
+// value is audited as coalescing; and a channel made by another package
+// of the same program counts as one a caller handed over.
 //
 // Suppress a drop that is deliberate with a reason:
 //

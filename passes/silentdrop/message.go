@@ -13,12 +13,17 @@ import (
 )
 
 // report reports the select's first data-carrying send case, naming every
-// such channel and what is lost.
+// such channel and what is lost; in the audit tier, labelled with what is
+// missing, when missing is not "".
 //
 //	send on s.events (chan Event, cap 64) drops the Event without a trace
 //	when the channel is full: the default neither returns a status, logs,
 //	counts nor hands the value on
-func (c *checker) report(sel *ssa.Select, sends []int) {
+func (c *checker) report(sel *ssa.Select, sends []int, missing string) {
+	if missing != "" && !c.rep.Auditing() {
+		c.rep.Audit(analysis.Diagnostic{Pos: sel.States[sends[0]].Pos}, missing) // keeps a directive written for it in use
+		return
+	}
 	stmt := c.selects[sel.Pos()]
 	var descs []string
 	var related []analysis.RelatedInformation
@@ -39,7 +44,12 @@ func (c *checker) report(sel *ssa.Select, sends []int) {
 	for _, mk := range makes {
 		related = append(related, analysis.RelatedInformation{Pos: mk.Pos(), Message: "channel made here" + capSuffix(mk)})
 	}
-	c.rep.Report(analysis.Diagnostic{Pos: first.Pos, Message: msg, Related: related})
+	d := analysis.Diagnostic{Pos: first.Pos, Message: msg, Related: related}
+	if missing != "" {
+		c.rep.Audit(d, missing)
+		return
+	}
+	c.rep.Report(d)
 }
 
 // qualifier names types of other packages by package name, as the source

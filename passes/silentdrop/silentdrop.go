@@ -108,7 +108,7 @@ func (c *checker) checkSelect(sel *ssa.Select) {
 	if c.leavesTrace(d) || d.keepsAll(sends) || c.retries(d, sends) {
 		return
 	}
-	c.report(sel, sends)
+	c.report(sel, sends, c.missing(d, sends))
 }
 
 // retries reports whether the default goes round to the same select with

@@ -10,8 +10,14 @@ import (
 	"github.com/sendlint/sendlint/passes/silentdrop"
 )
 
+// TestRules checks each rule's fixtures in both tiers: drops of owed
+// values by default, and those labelled [audit: ...] only with
+// -silentdrop.audit.
 func TestRules(t *testing.T) {
-	analysistest.Run(t, fixturetest.Testdata(t, 2), silentdrop.Analyzer, "silentdrop", "silentdrop/testutils")
+	testdata := fixturetest.Testdata(t, 2)
+	fixturetest.Tiers(t, []*analysis.Analyzer{silentdrop.Analyzer}, func(t fixturetest.T) {
+		analysistest.Run(t, testdata, silentdrop.Analyzer, "silentdrop", "silentdrop/testutils")
+	})
 }
 
 // TestReproductions checks silentdrop's verdicts on the systems the

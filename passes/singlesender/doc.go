@@ -75,7 +75,10 @@
 //   - a send on the owner's goroutine, or on another started goroutine,
 //     while the designated sender may be running: a handler that starts a
 //     sender and also sends on a shutdown or error path, two goroutines that
-//     each send, a goroutine started per message in a loop;
+//     each send, a goroutine started per message in a loop. When two
+//     goroutines started by one function both send, and neither is marked
+//     //sendlint:sender, the sends of both are reported: nothing but the
+//     order of the go statements made the first one the sender;
 //   - a send through a stream, or its Send, stored in a struct field, a
 //     map, slice or channel held in one, or a package-level variable, from
 //     a function that any goroutine may call: an exported function or

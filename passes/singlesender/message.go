@@ -43,6 +43,33 @@ func (c *checker) report(s *ownership.Stream, site *ownership.Site, bad []owners
 	c.rep.Report(analysis.Diagnostic{Pos: pos, Message: msg, Related: c.related(site, first, d, pos)})
 }
 
+// reportBeside reports the send at site made by snd's goroutine, which
+// other, started by the same function, rivals.
+//
+//	stream.Send is called in the goroutine started at chat.go:40, but the
+//	goroutine started at chat.go:46, sends on it too: a stream must have a
+//	single sending goroutine
+func (c *checker) reportBeside(s *ownership.Stream, site *ownership.Site, snd ownership.Sender, other ownership.Goroutine) {
+	pos := reportPos(site, snd)
+	if c.reported[pos] {
+		return
+	}
+	c.reported[pos] = true
+	what := c.what(s, site, snd, pos)
+	if strings.Contains(what, ", ") {
+		what += ","
+	}
+	msg := fmt.Sprintf("%s is called in %s, but %s, sends on it too: %s", what, c.started(snd.G), c.started(other), consequence)
+	var related []analysis.RelatedInformation
+	if p := startOf(other); p.IsValid() {
+		related = append(related, analysis.RelatedInformation{Pos: p, Message: "the other sender is started here"})
+	}
+	if pos != site.Call.Pos() {
+		related = append(related, analysis.RelatedInformation{Pos: site.Call.Pos(), Message: "the send"})
+	}
+	c.rep.Report(analysis.Diagnostic{Pos: pos, Message: msg, Related: related})
+}
+
 // reportPos is where a send breaks ownership: the call through a stored
 // value, or the call of the goroutine's own function that reaches the
 // send (the send itself when that function makes it).

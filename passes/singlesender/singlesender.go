@@ -71,15 +71,44 @@ func run(pass *analysis.Pass) (any, error) {
 // be many at once.
 func (c *checker) checkStream(s *ownership.Stream) {
 	d := designated(s)
+	var rival *ownership.Goroutine
 	for _, site := range s.Sites {
 		var bad []ownership.Sender
 		for _, snd := range site.Senders {
 			if conflicts(snd.G, d) {
 				bad = append(bad, snd)
+				if rival == nil && startedBeside(snd.G, d) {
+					rival = &snd.G
+				}
 			}
 		}
 		if len(bad) > 0 {
 			c.report(s, site, bad, d)
+		}
+	}
+	if rival != nil {
+		c.reportDesignated(s, *d, *rival)
+	}
+}
+
+// startedBeside reports whether g and the designated sender d are two
+// goroutines started by one function, neither of them marked: nothing
+// makes d the sender but the order of the go statements, so both sends
+// are reported.
+func startedBeside(g ownership.Goroutine, d *ownership.Goroutine) bool {
+	return d != nil && d.Kind == ownership.Started && g.Kind == ownership.Started && !g.Multi &&
+		g.Order != nil && d.Order != nil && g.Order.Parent() == d.Order.Parent() && !g.Same(*d)
+}
+
+// reportDesignated reports the sends of d, the first of two goroutines
+// started beside each other, naming the other.
+func (c *checker) reportDesignated(s *ownership.Stream, d, other ownership.Goroutine) {
+	for _, site := range s.Sites {
+		for _, snd := range site.Senders {
+			if snd.G.Same(d) {
+				c.reportBeside(s, site, snd, other)
+				break
+			}
 		}
 	}
 }

@@ -67,11 +67,12 @@ func (c *client) ownLoggerOK(e Event) {
 	}
 }
 
+// notALoggerBad calls Print on a Catalog, which is not a logger.
 func (c *client) notALoggerBad(e Event) {
 	select {
 	case c.responses <- e: // want `send on c\.responses .* drops the Event without a trace`
 	default:
-		_ = c.catalog.Print(e.ID) // Catalog is not a logger
+		_ = c.catalog.Print(e.ID)
 	}
 }
 

@@ -26,10 +26,10 @@ func (r *request) firstReplyWinsOK(timeout time.Duration) (Event, bool) {
 // readInLoopBad: the reader keeps reading, so a dropped reply is one it
 // would have read.
 func (r *request) readInLoopBad(n int) []Event {
-	respC := make(chan Event, 1)
+	respC := make(chan Event, 2)
 	r.subscribe(func(e Event) {
 		select {
-		case respC <- e: // want `send on respC \(chan Event, cap 1\) drops the Event without a trace when the channel is full`
+		case respC <- e: // want `send on respC \(chan Event, cap 2\) drops the Event without a trace when the channel is full`
 		default:
 		}
 	})
@@ -40,16 +40,16 @@ func (r *request) readInLoopBad(n int) []Event {
 	return out
 }
 
-// twoReadersBad: two receives and room for one.
-func (r *request) twoReadersBad() (Event, Event) {
-	respC := make(chan Event, 1)
+// threeReadersBad: three receives and room for two.
+func (r *request) threeReadersBad() (Event, Event, Event) {
+	respC := make(chan Event, 2)
 	r.subscribe(func(e Event) {
 		select {
-		case respC <- e: // want `send on respC \(chan Event, cap 1\) drops the Event without a trace`
+		case respC <- e: // want `send on respC \(chan Event, cap 2\) drops the Event without a trace`
 		default:
 		}
 	})
-	return <-respC, <-respC
+	return <-respC, <-respC, <-respC
 }
 
 // handler is a named func type, as a message router declares its handlers.
@@ -118,10 +118,10 @@ func (ib *inbox) newReplySlot(subj string) chan Event {
 
 // handedOnBad: the channel itself goes to code that may read it in a loop.
 func (ib *inbox) handedOnBad(subj string, consume func(<-chan Event)) {
-	respC := make(chan Event, 1)
+	respC := make(chan Event, 4)
 	ib.replies[subj] = func(e Event) {
 		select {
-		case respC <- e: // want `send on respC \(chan Event, cap 1\) drops the Event without a trace`
+		case respC <- e: // want `send on respC \(chan Event, cap 4\) drops the Event without a trace`
 		default:
 		}
 	}

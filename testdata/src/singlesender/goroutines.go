@@ -12,7 +12,7 @@ func (s *Server) TwoSendersBad(stream Chat_Server) error {
 	heartbeats := time.NewTicker(time.Second)
 	go func() {
 		for r := range results {
-			stream.Send(r) // ok: the first sender started is the designated one
+			stream.Send(r) // want `stream\.Send is called in the goroutine started at goroutines\.go:13, but the goroutine started at goroutines\.go:18, sends on it too: a stream must have a single sending goroutine`
 		}
 	}()
 	go func() {
@@ -92,8 +92,19 @@ func (s *Server) AfterFuncBad(stream Chat_Server) error {
 
 func (s *Server) WaitGroupTwoBad(stream Chat_Server) error {
 	var wg sync.WaitGroup
-	wg.Go(func() { stream.Send(&Response{ID: 1}) }) // ok: the first goroutine started
+	wg.Go(func() { stream.Send(&Response{ID: 1}) }) // want `stream\.Send is called in the goroutine that wg\.Go starts at goroutines\.go:\d+, but the goroutine that wg\.Go starts at goroutines\.go:\d+, sends on it too`
 	wg.Go(func() { stream.Send(&Response{ID: 2}) }) // want `stream\.Send is called in the goroutine that wg\.Go starts at goroutines\.go:\d+, but the goroutine that wg\.Go starts at goroutines\.go:\d+, is the stream's sender`
 	wg.Wait()
 	return nil
+}
+
+// MarkedAndHeartbeatBad starts the marked sender and a heartbeat: the
+// mark says which one is the sender, so only the heartbeat is reported.
+func (s *Server) MarkedAndHeartbeatBad(stream Chat_Server) error {
+	out := make(chan *Response, 16)
+	go relay(stream, out) // ok: relay is the marked sender
+	go func() {
+		stream.Send(&Response{Status: "alive"}) // want `stream\.Send is called in the goroutine started at goroutines\.go:\d+, but relay is the stream's sender \(//sendlint:sender\)`
+	}()
+	return s.pump2(stream, out)
 }

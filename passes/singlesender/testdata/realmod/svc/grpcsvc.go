@@ -112,7 +112,7 @@ func UploadTwice(ctx context.Context, open func(context.Context) (grpc.ClientStr
 		return err
 	}
 	errc := make(chan error, 2)
-	go func() { errc <- stream.Send(&Note{Text: "a"}) }()
+	go func() { errc <- stream.Send(&Note{Text: "a"}) }() // want `stream\.Send is called in the goroutine started at grpcsvc\.go:\d+, but the goroutine started at grpcsvc\.go:\d+, sends on it too`
 	go func() { errc <- stream.Send(&Note{Text: "b"}) }() // want `stream\.Send is called in the goroutine started at grpcsvc\.go:\d+, but the goroutine started at grpcsvc\.go:\d+, is the stream's sender`
 	return errors.Join(<-errc, <-errc)
 }

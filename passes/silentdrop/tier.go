@@ -1,0 +1,339 @@
+package silentdrop
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/sendlint/sendlint/internal/chans"
+)
+
+// What a drop that leaves no trace lacks to be reported by default. Each
+// ends an audit finding's message, in brackets.
+const (
+	missIntended   = "a comment in the default says the drop is intended"
+	missPool       = "the receiver takes from this channel without waiting: a pool or free list"
+	missReplaced   = "a newer value replaces it (coalescing)"
+	missOneSlot    = "the channel holds one value, and a pending one already carries the news (coalescing)"
+	missRegistered = "the channel is one a caller handed to this package, and that caller sizes its buffer"
+	missNotOwed    = "the dropped value is not owed to a caller or a request"
+)
+
+// missing says why a drop that leaves no trace belongs to the audit tier,
+// or "" when it is reported by default: every value dropped is owed to a
+// caller or a request (see owed), and nothing in the code says the drop
+// is by design. The default has already been found to tell the caller
+// nothing, or that the value went through.
+func (c *checker) missing(d *branch, sends []int) string {
+	if c.intended(d.sel) {
+		return missIntended
+	}
+	for _, i := range sends {
+		st := d.sel.States[i]
+		switch {
+		case c.pool(st.Chan):
+			return missPool
+		case c.drained(d.sel, st.Chan):
+			return missReplaced
+		case c.oneSlot(st.Chan):
+			return missOneSlot
+		case c.registered(st.Chan):
+			return missRegistered
+		case !c.owed(st.Send):
+			return missNotOwed
+		}
+	}
+	return ""
+}
+
+// intended reports whether the default carries a comment, on its own
+// lines or after default:, that explains the drop:
+//
+//	default:
+//		// the receiver is busy; the next tick retries
+//
+// A comment that marks the drop as unfinished (TODO, FIXME, XXX) says the
+// opposite, and directives are not explanations.
+func (c *checker) intended(sel *ssa.Select) bool {
+	stmt := c.selects[sel.Pos()]
+	def := defaultClause(stmt)
+	f := c.fileOf(sel.Pos())
+	if def == nil || f == nil {
+		return false
+	}
+	from, to := c.defaultSpan(stmt, def)
+	for _, g := range f.Comments {
+		for _, cm := range g.List {
+			if cm.Pos() >= from && cm.Pos() < to && explains(cm.Text) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// defaultSpan returns where the default clause's comments lie: from the
+// line after the previous clause ends (or from default itself) to the
+// next clause or the select's closing brace.
+func (c *checker) defaultSpan(stmt *ast.SelectStmt, def *ast.CommClause) (from, to token.Pos) {
+	from, to = def.Case, stmt.Body.Rbrace
+	for i, cl := range stmt.Body.List {
+		if cl != def {
+			continue
+		}
+		if i+1 < len(stmt.Body.List) {
+			to = stmt.Body.List[i+1].Pos()
+		}
+		if i > 0 {
+			prev := stmt.Body.List[i-1].End()
+			tf := c.pass.Fset.File(prev)
+			if line := tf.Line(prev); line < tf.Line(def.Case) {
+				from = tf.LineStart(line + 1)
+			}
+		}
+	}
+	return from, to
+}
+
+func explains(text string) bool {
+	body := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(text, "//"), "/*"))
+	if body == "" || strings.HasPrefix(text, "//sendlint:") || strings.HasPrefix(text, "//nolint") ||
+		strings.HasPrefix(text, "//lint:") || strings.HasPrefix(body, "want ") {
+		return false
+	}
+	for _, mark := range []string{"TODO", "FIXME", "XXX"} {
+		if strings.Contains(body, mark) {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *checker) fileOf(pos token.Pos) *ast.File {
+	for _, f := range c.pass.Files {
+		if f.FileStart <= pos && pos < f.FileEnd {
+			return f
+		}
+	}
+	return nil
+}
+
+// pool reports whether the channel is a pool or free list: every receive
+// of it in this package is a case of a select with a default, and at
+// least one merges what it takes with what its default makes, so a taker
+// never waits and makes its own when the channel is empty. A value the
+// pool has no room for is garbage, not news.
+//
+//	select {
+//	case b = <-p.free:      // take one if there is one
+//	default:
+//		b = new(buffer)     // or make one
+//	}
+func (c *checker) pool(ch ssa.Value) bool {
+	recvs, ok := c.receives(ch)
+	if !ok || len(recvs) == 0 {
+		return false
+	}
+	merged := false
+	for _, r := range recvs {
+		sel, ok := r.Instr.(*ssa.Select)
+		if !ok || sel.Blocking {
+			return false
+		}
+		if recvMerged(sel, r.State) {
+			merged = true
+		}
+	}
+	return merged
+}
+
+// receives returns the receives of this package on the channel, and
+// false when some of its origins cannot be followed.
+func (c *checker) receives(ch ssa.Value) ([]chans.Site, bool) {
+	var out []chans.Site
+	origins := c.idx.Origins(ch)
+	for _, o := range origins {
+		switch o.Kind {
+		case chans.Made:
+			out = append(out, c.idx.Uses(o.Make).Recvs...)
+		case chans.Field:
+			out = append(out, c.idx.FieldReceives(o.Field)...)
+		case chans.Global:
+			out = append(out, c.idx.GlobalReceives(o.Global)...)
+		default:
+			return nil, false
+		}
+	}
+	return out, len(origins) > 0
+}
+
+// recvMerged reports whether the value received by state k of sel is
+// merged with a value its default makes: both reach one phi, or one
+// result of the function's returns, and what the default gives is not a
+// constant. A taker that makes its own when the channel is empty is a
+// pool's; one that gives back nil is only polling.
+//
+//	t3 = select nonblocking [<-t1] (index int, ok bool, *buffer)
+//	t6 = extract t3 #2
+//	t9 = phi [1: t6, 2: t8] #b      // t8 = new buffer, made in the default
+func recvMerged(sel *ssa.Select, k int) bool {
+	index := 2
+	for i := range k {
+		if sel.States[i].Dir == types.RecvOnly {
+			index++
+		}
+	}
+	d, ok := defaultBranch(sel)
+	if !ok {
+		return false
+	}
+	for _, ref := range *sel.Referrers() {
+		e, ok := ref.(*ssa.Extract)
+		if !ok || e.Index != index {
+			continue
+		}
+		for _, use := range *e.Referrers() {
+			switch u := use.(type) {
+			case *ssa.Phi:
+				if d.makesEdge(u) {
+					return true
+				}
+			case *ssa.Return:
+				if d.makesResult(slices.Index(u.Results, ssa.Value(e))) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// makesEdge reports whether the phi gets, through the default, a value
+// that is not a constant.
+func (d *branch) makesEdge(phi *ssa.Phi) bool {
+	for i, pred := range phi.Block().Preds {
+		if _, isConst := phi.Edges[i].(*ssa.Const); !isConst && d.side(pred, phi.Block()) == +1 {
+			return true
+		}
+	}
+	return false
+}
+
+// makesResult reports whether a return only the default reaches gives a
+// value that is not a constant as result i.
+func (d *branch) makesResult(i int) bool {
+	if i < 0 {
+		return false
+	}
+	for _, ret := range returns(d.blocks) {
+		if i >= len(ret.Results) {
+			continue
+		}
+		if _, isConst := ret.Results[i].(*ssa.Const); !isConst {
+			return true
+		}
+	}
+	return false
+}
+
+// drained reports whether the function empties the channel before it
+// sends, by a receive in a select with a default: the stale pending
+// value is thrown away so the newer one takes its place, and a send that
+// still finds the channel full loses a value no newer than the one
+// another sender just put there.
+//
+//	select {
+//	case <-s.latest:        // drop the stale one
+//	default:
+//	}
+//	select {
+//	case s.latest <- snap:  // audit: a newer value replaces it
+//	default:
+//	}
+func (c *checker) drained(sel *ssa.Select, ch ssa.Value) bool {
+	for _, b := range sel.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			other, ok := instr.(*ssa.Select)
+			if !ok || other == sel || other.Blocking || !before(other, sel) {
+				continue
+			}
+			for _, st := range other.States {
+				if st.Dir == types.RecvOnly && chans.SameValue(st.Chan, ch) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// before reports whether a runs before b on every path to b: it is
+// earlier in b's block or in a block that dominates it.
+func before(a, b ssa.Instruction) bool {
+	if a.Block() != b.Block() {
+		return a.Block().Dominates(b.Block())
+	}
+	for _, instr := range b.Block().Instrs {
+		switch instr {
+		case a:
+			return true
+		case b:
+			return false
+		}
+	}
+	return false
+}
+
+// oneSlot reports whether every channel the send may be on is made in
+// this package with capacity 1: a mailbox for the latest notice, not a
+// queue. While one value waits, it already tells the receiver what the
+// dropped one would (a leader changed, an interval changed, a watcher
+// can be merged); the receiver reads the state it points to, not a
+// history of values.
+func (c *checker) oneSlot(ch ssa.Value) bool {
+	makes := c.makes(ch)
+	for _, mk := range makes {
+		if n, ok := chans.ConstCapOK(mk); !ok || n != 1 {
+			return false
+		}
+	}
+	return len(makes) > 0
+}
+
+// registered reports whether every channel the send may be on is one a
+// caller handed to the package, which keeps it (in a field, a map or
+// slice, a global) to send on later: every channel stored there comes
+// from a parameter, and none is made in this package. The caller made the
+// channel and chose its buffer, and the package's contract with that
+// caller, not this select, says what a full buffer means (os/signal's
+// Notify, a subscription to interest changes).
+//
+//	func Notify(c chan<- Signal) { handlers.m[c] = h }
+//	for c := range handlers.m {
+//		select {
+//		case c <- sig:  // audit: the caller's channel
+//		default:
+//		}
+//	}
+func (c *checker) registered(ch ssa.Value) bool {
+	origins := c.idx.Origins(ch)
+	for _, o := range origins {
+		if _, ok := o.Home(); !ok && o.Kind != chans.Field && o.Kind != chans.Global {
+			return false
+		}
+		stored := c.idx.Stored(o)
+		if len(stored) == 0 {
+			return false
+		}
+		for _, s := range stored {
+			if s.Kind != chans.Param {
+				return false
+			}
+		}
+	}
+	return len(origins) > 0
+}

@@ -1,0 +1,145 @@
+package silentdrop
+
+import (
+	"time"
+
+	"google.golang.org/grpc"
+)
+
+// A hook client queues each event for the one connection that delivers
+// them to a daemon. When the daemon is busy the queue fills, and the
+// select's default drops the event: one the caller handed over, or one a
+// peer sent, is owed to someone, and a caller told nothing (or told nil)
+// believes it was delivered. A value the queue computes from its own
+// state is not owed: it can be computed again.
+
+type hookLine struct {
+	Event   Event
+	Attempt int
+}
+
+type hookState struct {
+	Pending int
+	Since   time.Time
+}
+
+type hookQueue struct {
+	lines chan hookLine
+	state hookState
+}
+
+func newHookQueue() *hookQueue {
+	return &hookQueue{lines: make(chan hookLine, 64)}
+}
+
+func (q *hookQueue) appendBad(e Event) {
+	select {
+	case q.lines <- hookLine{Event: e}: // want `send on q\.lines \(chan hookLine, cap 64\) drops the hookLine without a trace when the channel is full: the default neither returns a status, logs, counts nor hands the value on$`
+	default:
+	}
+}
+
+// appendTellsNilBad tells its caller the event went through.
+func (q *hookQueue) appendTellsNilBad(e *Event) error {
+	select {
+	case q.lines <- hookLine{Event: *e}: // want `send on q\.lines .* drops the hookLine without a trace when the channel is full: the default neither returns a status, logs, counts nor hands the value on$`
+	default:
+	}
+	return nil
+}
+
+// relayUntilFullBad stops at the first full queue and returns nil: the
+// caller reads it as the input ending well.
+func (q *hookQueue) relayUntilFullBad(in <-chan Event) error {
+	for {
+		e := <-in
+		select {
+		case q.lines <- hookLine{Event: e}: // want `send on q\.lines .* drops the hookLine without a trace when the channel is full: the default neither returns a status, logs, counts nor hands the value on$`
+		default:
+			return nil
+		}
+	}
+}
+
+// relayUntilFullOK says why it stopped.
+func (q *hookQueue) relayUntilFullOK(in <-chan Event) error {
+	for {
+		e := <-in
+		select {
+		case q.lines <- hookLine{Event: e}: // ok: the default returns errFull
+		default:
+			return errFull
+		}
+	}
+}
+
+// Hook_Server is a generated server stream of hook events.
+type Hook_Server interface {
+	Recv() (*Event, error)
+	grpc.ServerStream
+}
+
+// serveBad loses events a client sent on the stream.
+func (q *hookQueue) serveBad(stream Hook_Server) error {
+	for {
+		e, err := stream.Recv()
+		if err != nil {
+			return err
+		}
+		select {
+		case q.lines <- hookLine{Event: *e}: // want `send on q\.lines .* drops the hookLine without a trace`
+		default:
+		}
+	}
+}
+
+// appendLaterBad: the goroutine sends the event its starter was given.
+func (q *hookQueue) appendLaterBad(e Event) {
+	go func() {
+		select {
+		case q.lines <- hookLine{Event: e}: // want `send on q\.lines .* drops the hookLine without a trace`
+		default:
+		}
+	}()
+}
+
+// forwardBad: a value received from a channel is a request someone sent.
+func (q *hookQueue) forwardBad(in <-chan hookLine) {
+	for line := range in {
+		select {
+		case q.lines <- line: // want `send on q\.lines .* drops the hookLine without a trace`
+		default:
+		}
+	}
+}
+
+// progressAudit sends the queue's own state, which the next report
+// computes again.
+func (q *hookQueue) progressAudit(progress chan<- hookState) {
+	select {
+	case progress <- q.state: // want `send on progress \(chan<- hookState\) drops the hookState without a trace when the send cannot proceed: the default neither returns a status, logs, counts nor hands the value on \[audit: the dropped value is not owed to a caller or a request\]$`
+	default:
+	}
+}
+
+// stampAudit sends the time: the next one is as good.
+func stampAudit(stamps chan<- time.Time) {
+	select {
+	case stamps <- time.Now(): // want `send on stamps .* \[audit: the dropped value is not owed to a caller or a request\]$`
+	default:
+	}
+}
+
+// notifyInterest is a helper whose every call is in sight, and every call
+// hands it a constant: it drops nobody's value.
+func notifyInterest(ch chan<- bool, interest bool) {
+	select {
+	case ch <- interest: // want `send on ch \(chan<- bool\) drops the bool without a trace.* \[audit: the dropped value is not owed to a caller or a request\]$`
+	default:
+	}
+}
+
+func interestChanged(added, removed chan<- bool) {
+	notifyInterest(added, true)
+	notifyInterest(removed, false)
+}

@@ -61,17 +61,20 @@ func readLedger(path string) ([]row, error) {
 	return parseLedger(f)
 }
 
-// parseLedger reads the rows of every ledger table in a markdown file.
-// Rows that do not parse are returned with the reason, for the check to
-// report.
+// parseLedger reads the rows of every ledger table in a markdown file,
+// skipping fenced code blocks, which show the format. Rows that do not
+// parse are returned with the reason, for the check to report.
 func parseLedger(r io.Reader) ([]row, error) {
 	var rows []row
-	inTable := false
+	inTable, inCode := false, false
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
-		if !strings.HasPrefix(line, "|") {
+		if strings.HasPrefix(line, "```") {
+			inCode = !inCode
+		}
+		if inCode || !strings.HasPrefix(line, "|") {
 			inTable = false
 			continue
 		}

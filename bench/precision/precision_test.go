@@ -134,7 +134,9 @@ const ledgerDoc = "# Precision\n\n" +
 	"| lockedsend | `example.com/m a.go:7` | m | maybe | |\n" +
 	"| lockedsend | too few |\n" +
 	"\nText between tables ends the ledger.\n" +
-	"| baresend | example.com/m a.go:8 | m | noise | not in a ledger table |\n"
+	"| baresend | example.com/m a.go:8 | m | noise | not in a ledger table |\n" +
+	"\n```\n| pass | where | message | verdict | reason |\n|---|---|---|---|---|\n" +
+	"| baresend | example.com/m a.go:9 | m | noise | an example in a code block |\n```\n"
 
 func TestParseLedger(t *testing.T) {
 	rows, err := parseLedger(strings.NewReader(ledgerDoc))

@@ -29,7 +29,7 @@ type finding struct {
 }
 
 type related struct {
-	Where   string // file:line:col, relative as findingPlace says
+	Where   string // file:line:col, made relative as parseFindings says
 	Message string
 }
 

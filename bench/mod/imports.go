@@ -11,8 +11,13 @@ package mod
 
 import (
 	_ "connectrpc.com/connect"
+	_ "github.com/envoyproxy/go-control-plane/pkg/server/v3"
+	_ "github.com/hashicorp/memberlist"
 	_ "github.com/hashicorp/raft"
+	_ "github.com/hashicorp/serf/serf"
+	_ "github.com/hashicorp/yamux"
 	_ "github.com/nats-io/nats-server/v2/server"
+	_ "github.com/rabbitmq/amqp091-go"
 	_ "go.etcd.io/etcd/server/v3/embed"
 	_ "golang.org/x/tools/go/analysis"
 	_ "google.golang.org/grpc"

@@ -1,0 +1,277 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// A target is one module whose own packages are analysed. Module is ""
+// for the standard library.
+type target struct {
+	Name   string
+	Module string
+}
+
+// targets are the speed benchmark's (bench/targets.go, less its smoke
+// test's tiny module) and five more servers built on channels and gRPC
+// streams. bench/mod/go.mod pins every version.
+var targets = []target{
+	{"std", ""},
+	{"x/tools", "golang.org/x/tools"},
+	{"grpc", "google.golang.org/grpc"},
+	{"connect", "connectrpc.com/connect"},
+	{"etcd", "go.etcd.io/etcd/server/v3"},
+	{"nats", "github.com/nats-io/nats-server/v2"},
+	{"raft", "github.com/hashicorp/raft"},
+	{"xds", "github.com/envoyproxy/go-control-plane"},
+	{"memberlist", "github.com/hashicorp/memberlist"},
+	{"serf", "github.com/hashicorp/serf"},
+	{"yamux", "github.com/hashicorp/yamux"},
+	{"amqp", "github.com/rabbitmq/amqp091-go"},
+}
+
+func targetNames() []string {
+	var names []string
+	for _, t := range targets {
+		names = append(names, t.Name)
+	}
+	return names
+}
+
+func findTarget(name string) (target, error) {
+	for _, t := range targets {
+		if t.Name == name {
+			return t, nil
+		}
+	}
+	return target{}, fmt.Errorf("unknown target %q (want some of %s)", name, strings.Join(targetNames(), ","))
+}
+
+// modulePath is how findings name the target's module: its path, or "std".
+func (t target) modulePath() string {
+	if t.Module == "" {
+		return "std"
+	}
+	return t.Module
+}
+
+func (t target) pattern() string {
+	if t.Module == "" {
+		return "std"
+	}
+	return t.Module + "/..."
+}
+
+// A runner resolves targets inside bench/mod and runs sendlint on them.
+type runner struct {
+	modDir   string // bench/mod
+	sendlint string
+	scratch  string // holds the sendlint it built; "" when given one
+	env      []string
+	goroot   string // GOROOT/src: the standard library's root
+	modcache string
+	version  string // GOVERSION: the standard library's version
+}
+
+func newRunner(root, sendlint string) (*runner, error) {
+	r := &runner{
+		modDir: filepath.Join(root, "bench", "mod"),
+		// The pinned go.mod is the point: nothing may move a version.
+		env: append(os.Environ(), "GOFLAGS=-buildvcs=false -mod=readonly", "GOWORK=off", "GOTOOLCHAIN=local"),
+	}
+	out, err := r.goOutput(r.modDir, "env", "GOROOT", "GOMODCACHE", "GOVERSION")
+	if err != nil {
+		return nil, err
+	}
+	vars := strings.Split(strings.TrimSpace(out), "\n")
+	if len(vars) != 3 {
+		return nil, fmt.Errorf("go env: unexpected output %q", out)
+	}
+	r.goroot, r.modcache, r.version = filepath.Join(vars[0], "src"), vars[1], vars[2]
+	if sendlint != "" {
+		r.sendlint, err = filepath.Abs(sendlint)
+		return r, err
+	}
+	if r.scratch, err = os.MkdirTemp("", "sendlint-precision-"); err != nil {
+		return nil, err
+	}
+	r.sendlint = filepath.Join(r.scratch, "sendlint")
+	logf("building sendlint")
+	if _, err := r.goOutput(root, "build", "-o", r.sendlint, "./cmd/sendlint"); err != nil {
+		r.close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// close removes the sendlint the runner built.
+func (r *runner) close() {
+	if r.scratch != "" {
+		os.RemoveAll(r.scratch)
+	}
+}
+
+// A targetRun is what sendlint found in one target.
+type targetRun struct {
+	Name     string
+	Module   string // as findings name it: the module path, or "std"
+	Version  string
+	Packages int
+	Excluded []string // packages that do not load, with the first error
+	Errors   []string // packages sendlint reported an error for
+	Findings []finding
+}
+
+func (r *runner) analyse(t target) (targetRun, error) {
+	tr := targetRun{Name: t.Name, Module: t.modulePath()}
+	start := time.Now()
+	pkgs, dir, err := r.resolve(t, &tr)
+	if err != nil {
+		return tr, err
+	}
+	tr.Packages = len(pkgs)
+	if len(pkgs) == 0 {
+		return tr, fmt.Errorf("no package of %s loads", t.pattern())
+	}
+	logf("%s: sendlint on %d packages", t.Name, len(pkgs))
+	out, errs, err := r.runSendlint(pkgs)
+	if err != nil {
+		return tr, err
+	}
+	// Related positions may lie in another module or in the standard
+	// library: name those relative to the module cache or GOROOT/src.
+	var parseErrs []string
+	tr.Findings, parseErrs, err = parseFindings(bytes.NewReader(out), tr.Module, []string{dir, r.modcache, r.goroot})
+	tr.Errors = slices.Concat(errs, parseErrs)
+	logf("%s: %d findings in %.0fs", t.Name, len(tr.Findings), time.Since(start).Seconds())
+	return tr, err
+}
+
+// listEntry is the part of go list -json this file reads.
+type listEntry struct {
+	ImportPath string
+	Module     *struct{ Path, Version, Dir string }
+	Error      *struct{ Err string }
+	DepsErrors []struct{ Err string }
+}
+
+// resolve lists the target's packages, keeps those of its own module that
+// load without errors (recording the others in tr.Excluded), and returns
+// them with the module's root directory. It sets tr.Version.
+func (r *runner) resolve(t target, tr *targetRun) (pkgs []string, dir string, err error) {
+	out, err := r.goOutput(r.modDir, "list", "-e", "-json=ImportPath,Module,Error,DepsErrors", t.pattern())
+	if err != nil {
+		return nil, "", err
+	}
+	dir, tr.Version = r.goroot, r.version
+	dec := json.NewDecoder(strings.NewReader(out))
+	for {
+		var e listEntry
+		if err := dec.Decode(&e); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			return nil, "", fmt.Errorf("go list: %v", err)
+		}
+		if e.Module != nil && e.Module.Path != t.Module || e.Module == nil && t.Module != "" {
+			continue // another module matched by the pattern (grpc/examples, say)
+		}
+		if e.Module != nil {
+			dir, tr.Version = e.Module.Dir, e.Module.Version
+		}
+		if msg := firstError(e); msg != "" {
+			tr.Excluded = append(tr.Excluded, e.ImportPath+": "+msg)
+			continue
+		}
+		pkgs = append(pkgs, e.ImportPath)
+	}
+	return pkgs, dir, nil
+}
+
+func firstError(e listEntry) string {
+	msg := ""
+	if e.Error != nil {
+		msg = e.Error.Err
+	} else if len(e.DepsErrors) > 0 {
+		msg = e.DepsErrors[0].Err
+	}
+	first, _, _ := strings.Cut(msg, "\n")
+	return first
+}
+
+// runSendlint runs sendlint -audit -format=json in bench/mod and returns
+// its JSON and the package errors it printed. It exits 3 with findings and
+// 1 when some package failed, printing the JSON of the others all the same.
+func (r *runner) runSendlint(pkgs []string) (out []byte, errs []string, err error) {
+	cmd := exec.Command(r.sendlint, append([]string{"-audit", "-format=json"}, pkgs...)...)
+	cmd.Dir, cmd.Env = r.modDir, r.env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	var exit *exec.ExitError
+	if err != nil && (!errors.As(err, &exit) || exit.ExitCode() != 1 && exit.ExitCode() != 3) {
+		return nil, nil, fmt.Errorf("sendlint: %v\n%s", err, tail(stderr.String(), 10))
+	}
+	for _, line := range strings.Split(stderr.String(), "\n") {
+		if msg, ok := strings.CutPrefix(line, "sendlint: "); ok {
+			errs = append(errs, msg)
+		}
+	}
+	return stdout.Bytes(), errs, nil
+}
+
+// goOutput runs the go command in dir and returns its standard output.
+func (r *runner) goOutput(dir string, args ...string) (string, error) {
+	cmd := exec.Command("go", args...)
+	cmd.Dir, cmd.Env = dir, r.env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, tail(stderr.String(), 10))
+	}
+	return string(out), nil
+}
+
+// tail returns the last n lines of s.
+func tail(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
+
+func logf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
+}
+
+// saveRuns and loadRuns keep the findings of a run, so that the ledger can
+// be checked again without running sendlint.
+func saveRuns(path string, runs []targetRun) error {
+	data, err := json.MarshalIndent(runs, "", "\t")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(data, '\n'), 0o644)
+}
+
+func loadRuns(path string) ([]targetRun, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var runs []targetRun
+	if err := json.Unmarshal(data, &runs); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("%s: no targets", path)
+	}
+	return runs, nil
+}

@@ -23,8 +23,8 @@ func boolFlag(fs *flag.FlagSet, name string) bool {
 // IsTestCode reports whether a finding in file of pkg lies in test code: a
 // _test.go file; a package of test helpers or doubles (a name ending in
 // test, testutil, testutils or testing: grpctest, httptest; or named mock,
-// mocks, fake or fakes); or an example program (a package below a directory
-// named examples or example).
+// mocks, fake or fakes); or an example or test program (a package below a
+// directory named examples, example, test, tests, testdata or e2e).
 //
 // Test code is analysed (its facts and calls count) but not reported by
 // default. Measured on the standard library and on grpc, etcd, nats-server
@@ -46,7 +46,8 @@ func IsTestCode(file string, pkg *types.Package) bool {
 		return true
 	}
 	for _, elem := range strings.Split(pkg.Path(), "/") {
-		if elem == "examples" || elem == "example" {
+		switch elem {
+		case "examples", "example", "test", "tests", "testdata", "e2e":
 			return true
 		}
 	}

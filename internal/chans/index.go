@@ -360,11 +360,7 @@ func (x *Index) ElementMakes(home Origin) []*ssa.MakeChan {
 // made here and stored there.
 func (x *Index) ElementReceives(home Origin) []Site {
 	x.elements()
-	out := append([]Site(nil), x.elemRecv[home]...)
-	for _, mk := range x.ElementMakes(home) {
-		out = append(out, x.Uses(mk).Recvs...)
-	}
-	return out
+	return x.withInstanceRecvs(x.elemRecv[home], x.ElementMakes(home))
 }
 
 // elements groups the element stores and the receives on elements by the
@@ -411,21 +407,51 @@ func (x *Index) GlobalReceived(g *ssa.Global) bool {
 // FieldReceives returns the receives of this package on channels held in
 // field f: loads of the field, and the channels made here and stored there.
 func (x *Index) FieldReceives(f *types.Var) []Site {
-	out := append([]Site(nil), x.fieldRecvs()[f]...)
-	for _, mk := range x.FieldMakes(f) {
-		out = append(out, x.Uses(mk).Recvs...)
+	return x.withInstanceRecvs(x.fieldRecvs()[f], x.FieldMakes(f))
+}
+
+// withInstanceRecvs returns the receives on the channels made by makes
+// wherever they are kept (on the made value itself, with the path from its
+// maker, and on loads of every field and global it was stored into), then
+// those of loads, the receives on loads of the home asked about.
+// v.notifyCh = r.leader.notify makes the leader loop's receives on
+// r.leader.notify receives of v.notifyCh.
+func (x *Index) withInstanceRecvs(loads []Site, makes []*ssa.MakeChan) []Site {
+	x.fieldRecvs()
+	type key struct {
+		instr ssa.Instruction
+		state int
 	}
+	seen := make(map[key]bool)
+	var out []Site
+	add := func(sites []Site) {
+		for _, r := range sites {
+			if k := (key{r.Instr, r.State}); !seen[k] {
+				seen[k] = true
+				out = append(out, r)
+			}
+		}
+	}
+	for _, mk := range makes {
+		add(x.Uses(mk).Recvs)
+	}
+	for _, mk := range makes {
+		u := x.Uses(mk)
+		for _, f := range u.Fields {
+			add(x.recvFields[f])
+		}
+		for _, g := range u.Globals {
+			add(x.recvGlobs[g])
+		}
+	}
+	add(loads)
 	return out
 }
 
 // GlobalReceives is FieldReceives for a package-level variable.
 func (x *Index) GlobalReceives(g *ssa.Global) []Site {
 	x.fieldRecvs()
-	out := append([]Site(nil), x.recvGlobs[g]...)
-	for _, mk := range x.GlobalMakes(g) {
-		out = append(out, x.Uses(mk).Recvs...)
-	}
-	return out
+	return x.withInstanceRecvs(x.recvGlobs[g], x.GlobalMakes(g))
 }
 
 func (x *Index) fieldRecvs() map[*types.Var][]Site {

@@ -52,9 +52,10 @@ func (x *Index) startedWith(fn, owner *ssa.Function, depth int) bool {
 	return true
 }
 
-// startedAlongside reports whether start, a function holding a go
-// statement, is called only where owner is called too, outside loops: a
-// Start method called right after the constructor that made the channel.
+// startedAlongside reports whether start (a function holding a go
+// statement, or a receive loop) is called only where owner is called too,
+// outside loops: a Start method called right after the constructor that
+// made the channel.
 //
 //	r.configSubmitter = newConfigSubmitter(...) // owner: makes the channel
 //	r.configSubmitter.Start()                   // start: go cs.readConfigRequests()
@@ -100,7 +101,9 @@ func encloses(outer, fn *ssa.Function) bool {
 // by one of makes, runs at most once for each channel made: it is in the
 // function that made the channel, or in a function that function starts or
 // calls outside its loops (Uses records that path in r.Start), or on a
-// goroutine that function starts with it (StartedWith). After such a
+// goroutine that function starts with it (StartedWith), or called right
+// after it by the same caller (a term's setup makes the channel, and the
+// term's loop, called next, receives from it). After such a
 // receiver has stopped, nothing else the package shows receives from that
 // channel again.
 func (x *Index) RunsOncePerChannel(r Site, makes []*ssa.MakeChan) bool {
@@ -108,7 +111,7 @@ func (x *Index) RunsOncePerChannel(r Site, makes []*ssa.MakeChan) bool {
 		return !x.Loops(r.Start.Parent()).InLoop(r.Start.Block())
 	}
 	for _, mk := range makes {
-		if r.Func == mk.Parent() || x.StartedWith(r.Func, mk.Parent()) {
+		if r.Func == mk.Parent() || x.StartedWith(r.Func, mk.Parent()) || x.startedAlongside(r.Func, mk.Parent()) {
 			return true
 		}
 	}

@@ -104,3 +104,15 @@ func IsLockCall(call ssa.CallInstruction) bool {
 	k, _, _ := classify(call)
 	return k != noOp
 }
+
+// Acquires reports whether call takes a lock (Lock, RLock, or a TryLock
+// that may), and the class and mode of that lock; see Class. ok is false
+// for any other call and for a lock with no class.
+func Acquires(call ssa.CallInstruction) (class string, mode Mode, ok bool) {
+	kind, mode, recv := classify(call)
+	if kind != acquire && kind != tryAcquire {
+		return "", 0, false
+	}
+	c := classOf(recv, 0)
+	return c, mode, c != ""
+}

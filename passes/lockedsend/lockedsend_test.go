@@ -11,8 +11,14 @@ import (
 	"github.com/sendlint/sendlint/passes/lockedsend"
 )
 
+// TestRules checks each rule's fixtures in both tiers: cycles, sends that
+// can block forever and stream sends by default, and the rest, labelled
+// [audit: ...], only with -lockedsend.audit.
 func TestRules(t *testing.T) {
-	analysistest.Run(t, fixturetest.Testdata(t, 2), lockedsend.Analyzer, "lockedsend")
+	testdata := fixturetest.Testdata(t, 2)
+	fixturetest.Tiers(t, []*analysis.Analyzer{lockedsend.Analyzer}, func(t fixturetest.T) {
+		analysistest.Run(t, testdata, lockedsend.Analyzer, "lockedsend")
+	})
 }
 
 // TestReproductions checks lockedsend's verdicts on the systems the

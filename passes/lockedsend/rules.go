@@ -143,9 +143,13 @@ func (c *checker) judge(r *root) {
 	var proven *verdict.Verdict
 	c.sum.Chans(func(idx *chans.Index) {
 		judge := verdict.New(idx)
+		// A select that also waits on a live receive case (<-p.done) gives
+		// up when that case fires: not forever, as baresend says too.
+		sel, isSel := b.OpInstr.(*ssa.Select)
+		forever := !isSel || idx.LiveCase(sel) < 0
 		for _, st := range states {
 			recvs = append(recvs, receivers(idx, st.ch)...)
-			if v := judge.Send(b.OpInstr, st.state, st.ch); v.Proven() && proven == nil {
+			if v := judge.Send(b.OpInstr, st.state, st.ch); forever && v.Proven() && proven == nil {
 				proven = &v
 			}
 		}

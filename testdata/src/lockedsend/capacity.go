@@ -173,3 +173,17 @@ func (h *watchHub) watchCapturedEarlyBad(first int) (*watcher, func()) {
 	w.events <- first // want `send on w\.events can block while h\.mu is held.*\[audit: `
 	return w, f
 }
+
+// slot's channel is made and filled under the lock, before anything else
+// runs: the buffer is empty at the store, so the send finds room.
+type slot struct {
+	mu    sync.Mutex
+	avail chan struct{}
+}
+
+func (s *slot) resetOK() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.avail = make(chan struct{}, 1)
+	s.avail <- struct{}{}
+}

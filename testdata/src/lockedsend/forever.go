@@ -57,3 +57,14 @@ func (s *drainer) publishDrainedAudit(v int) {
 	defer s.mu.Unlock()
 	s.out <- v // want `send on s\.out can block while s\.mu is held.*\[audit: no receiver of it is seen to need the lock\]`
 }
+
+// A select that also waits on f.done gives up when done is closed: the
+// lock is held until then, not forever.
+func (f *ticker) publishOrStopAudit(v int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	select {
+	case f.out <- v: // want `send on f\.out in a select without default can block while f\.mu is held.*\[audit: no receiver of it is seen to need the lock\]`
+	case <-f.done:
+	}
+}

@@ -123,6 +123,9 @@ func (r *Result) CallAcquires(call ssa.CallInstruction) []Acquisition {
 // callAcquires is what one call takes: a lock, or the locks of its callee.
 func (r *Result) callAcquires(call ssa.CallInstruction) []Acquisition {
 	if class, mode, ok := locks.Acquires(call); ok {
+		if locks.OnFresh(call) {
+			return nil // a constructor's lock: nobody else can want it yet
+		}
 		return []Acquisition{{Acquired: Acquired{Class: class, Write: mode == locks.Write}, Pos: call.Pos()}}
 	}
 	callee := call.Common().StaticCallee()

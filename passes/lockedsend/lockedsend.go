@@ -105,7 +105,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 func (c *checker) noteOrder(fn *ssa.Function, call *ssa.Call, held locks.Set) {
 	for _, a := range c.sum.CallAcquires(call) {
 		for _, l := range held.Locks() {
-			if locks.Class(l) != "" && locks.Class(l) != a.Class {
+			if locks.Class(l) != "" && locks.Class(l) != a.Class && !locks.OnFresh(l.Call) {
 				c.order[a.Class] = append(c.order[a.Class], orderEdge{fn: fn, held: l, acq: a})
 			}
 		}

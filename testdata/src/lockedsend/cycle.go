@@ -110,3 +110,28 @@ func (p *pool) submitThroughOrderBad(v int) {
 	defer p.mu.Unlock()
 	p.jobs <- v // want `send on p\.jobs can block while p\.mu is held: its receiver \(\*pool\)\.worker takes p\.reg, which \(\*pool\)\.sweep holds while it takes p\.mu, so once the channel is full none of them can go on`
 }
+
+// The loop locks only rows it made itself, which nobody else can want
+// before they escape: a publisher holding another row's mu does not wait
+// for it.
+type row struct {
+	mu sync.Mutex
+	v  int
+}
+
+type builder struct{ reqs chan int }
+
+func (b *builder) loop() {
+	for v := range b.reqs {
+		r := &row{v: v}
+		r.mu.Lock()
+		r.v++
+		r.mu.Unlock()
+	}
+}
+
+func (r *row) publishFreshLockAudit(b *builder) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	b.reqs <- r.v // want `send on b\.reqs can block while r\.mu is held.*\[audit: no receiver of it is seen to need the lock\]`
+}

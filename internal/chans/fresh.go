@@ -194,3 +194,33 @@ func fieldLoad(v ssa.Value) (base ssa.Value, field int, ok bool) {
 	}
 	return fa.X, fa.Field, true
 }
+
+// JustStored reports whether send is the first send on a buffered channel
+// its own block just made and stored into the field it sends on, with
+// nothing between the store and the send that could run other code:
+//
+//	pconn.availch = make(chan struct{}, 1)  // t5 = make chan struct{} 1:int; *t4 = t5
+//	pconn.availch <- struct{}{}             // t7 = *t6 (t6 = &t3.availch); send t7 <- {}
+//
+// The buffer is empty at the store, so the send finds room.
+func JustStored(send *ssa.Send) bool {
+	base, field, ok := fieldLoad(send.Chan)
+	if !ok {
+		return false
+	}
+	b := send.Block()
+	for i := flow.IndexOf(send) - 1; i >= 0; i-- {
+		switch in := b.Instrs[i].(type) {
+		case ssa.CallInstruction, *ssa.Send, *ssa.Select:
+			return false
+		case *ssa.Store:
+			fa, ok := in.Addr.(*ssa.FieldAddr)
+			if !ok || fa.X != base || fa.Field != field {
+				continue
+			}
+			mk, ok := in.Val.(*ssa.MakeChan)
+			return ok && ConstCap(mk) >= 1
+		}
+	}
+	return false
+}

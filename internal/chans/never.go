@@ -15,7 +15,8 @@ import (
 //     (MadeRoom);
 //   - it answers through a registry of one-shot reply slots (ReplySlot);
 //   - it fills a fresh struct's channel before anyone else sees it
-//     (FreshField);
+//     (FreshField), or is the first send on a buffered channel just made
+//     and stored where it sends (JustStored);
 //   - every channel it may send on is a semaphore filled where it was made
 //     (TokenPool), a one-shot channel sent on once and closed (OneShot), a
 //     result slot made with each object that holds it (SingleValue), or a
@@ -27,7 +28,7 @@ func (x *Index) NeverBlocks(instr ssa.Instruction, state int, ch ssa.Value) bool
 	if Refills(instr, ch) || MadeRoom(instr, ch) && !x.unbuffered(ch) || x.ReplySlot(instr, ch) {
 		return true
 	}
-	if send, ok := instr.(*ssa.Send); ok && x.FreshField(send) {
+	if send, ok := instr.(*ssa.Send); ok && (x.FreshField(send) || JustStored(send)) {
 		return true
 	}
 	origins := x.Origins(ch)

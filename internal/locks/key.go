@@ -153,3 +153,80 @@ func callKey(call *ssa.Call, depth int) string {
 	b.WriteByte(')')
 	return b.String()
 }
+
+// Class names the mutex of l by where it lives, independent of the
+// function that locks it, so that two functions' locks of one field
+// compare equal:
+//
+//	s.mu.Lock() in (*S).a and t.mu.Lock() in (*S).b   "example.com/p.S.mu"
+//	s.Lock() (S embeds sync.Mutex), or S as a Locker    "example.com/p.S"
+//	mu.Lock() on a package-level var mu                 "example.com/p.mu"
+//
+// Locks of one class need not be one mutex: the field of two instances
+// is two mutexes. A mutex that is a parameter, a local or an element has
+// no class, and Class returns "".
+func Class(l Lock) string {
+	_, _, recv := classify(l.Call)
+	if recv == nil {
+		return ""
+	}
+	return classOf(recv, 0)
+}
+
+func classOf(v ssa.Value, depth int) string {
+	if depth > maxKeyDepth {
+		return ""
+	}
+	switch v := v.(type) {
+	case *ssa.Global:
+		return v.Pkg.Pkg.Path() + "." + v.Name()
+	case *ssa.FieldAddr:
+		return fieldClass(v.X, v.Field, depth)
+	case *ssa.Field:
+		return fieldClass(v.X, v.Field, depth)
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			return classOf(v.X, depth+1)
+		}
+	case *ssa.ChangeType:
+		return classOf(v.X, depth+1)
+	case *ssa.MakeInterface:
+		return typeClass(v.X.Type())
+	case *ssa.ChangeInterface:
+		return classOf(v.X, depth+1)
+	}
+	return ""
+}
+
+// fieldClass names field i of the struct x is or points to by the
+// struct's type; an embedded mutex is its struct's own class.
+func fieldClass(x ssa.Value, i int, depth int) string {
+	f := fieldOf(x.Type(), i)
+	if f == nil {
+		return ""
+	}
+	if f.Embedded() {
+		if c := typeClass(x.Type()); c != "" {
+			return c
+		}
+		return classOf(x, depth+1)
+	}
+	if c := typeClass(x.Type()); c != "" {
+		return c + "." + f.Name()
+	}
+	return ""
+}
+
+// typeClass names the named type t is or points to, by its generic
+// origin.
+func typeClass(t types.Type) string {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return ""
+	}
+	n = n.Origin()
+	return n.Obj().Pkg().Path() + "." + n.Obj().Name()
+}

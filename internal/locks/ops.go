@@ -22,6 +22,7 @@
 package locks
 
 import (
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -103,4 +104,63 @@ func classify(call ssa.CallInstruction) (opKind, Mode, ssa.Value) {
 func IsLockCall(call ssa.CallInstruction) bool {
 	k, _, _ := classify(call)
 	return k != noOp
+}
+
+// Acquires reports whether call takes a lock (Lock, RLock, or a TryLock
+// that may), and the class and mode of that lock; see Class. ok is false
+// for any other call and for a lock with no class.
+func Acquires(call ssa.CallInstruction) (class string, mode Mode, ok bool) {
+	kind, mode, recv := classify(call)
+	if kind != acquire && kind != tryAcquire {
+		return "", 0, false
+	}
+	c := classOf(recv, 0)
+	return c, mode, c != ""
+}
+
+// OnFresh reports whether the mutex call acts on lives in an object the
+// calling function allocated itself: a constructor's lock, taken before
+// the object escapes, which no other goroutine can want yet.
+//
+//	t0 = new client (complit)
+//	t1 = &t0.mu [#3]
+//	t2 = (*sync.Mutex).Lock(t1)
+func OnFresh(call ssa.CallInstruction) bool {
+	_, _, v := classify(call)
+	for range maxKeyDepth {
+		switch x := v.(type) {
+		case *ssa.FieldAddr:
+			v = x.X
+		case *ssa.MakeInterface:
+			v = x.X
+		case *ssa.Alloc:
+			return x.Heap && x.Parent() == call.Parent()
+		case *ssa.UnOp:
+			// c := &client{...} captured by a closure: a variable cell
+			// that holds only objects the function allocated.
+			cell, ok := x.X.(*ssa.Alloc)
+			return ok && x.Op == token.MUL && cell.Parent() == call.Parent() && holdsFresh(cell)
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// holdsFresh reports whether every store into the variable cell stores an
+// object its function allocated.
+func holdsFresh(cell *ssa.Alloc) bool {
+	n := 0
+	for _, ref := range *cell.Referrers() {
+		st, ok := ref.(*ssa.Store)
+		if !ok || st.Addr != cell {
+			continue
+		}
+		obj, ok := st.Val.(*ssa.Alloc)
+		if !ok || !obj.Heap || obj.Parent() != cell.Parent() {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }

@@ -47,6 +47,11 @@ type Blocking struct {
 	// parameter Param-1 (SSA numbering, receiver first) of the function
 	// summarised: a caller that passes nil there does not block through it.
 	Param int
+	// OpInstr is the instruction of Op when it lies in this package: the
+	// send, the select (OpState is then the send case) or the stream
+	// call; nil when Op was learnt from a dependency's fact.
+	OpInstr ssa.Instruction
+	OpState int
 }
 
 // Instr reports whether instr may block on a send, and how. Locks are not
@@ -83,7 +88,7 @@ func (r *Result) instr(instr ssa.Instruction) *Blocking {
 	case *ssa.Send:
 		if r.chanBlocks(in, -1, in.Chan) {
 			return &Blocking{Kind: ChanSend, Op: "send on " + r.source().chanAt(in.Pos()), At: in.Pos(), OpPos: in.Pos(),
-				Param: r.paramChan(in.Chan, in.Parent()), OpPkg: r.pkg.Path()}
+				Param: r.paramChan(in.Chan, in.Parent()), OpPkg: r.pkg.Path(), OpInstr: in, OpState: -1}
 		}
 	case *ssa.Select:
 		return r.selectBlocks(in)
@@ -140,5 +145,6 @@ func (r *Result) scan(fn *ssa.Function) *Blocking {
 	if found == nil {
 		return nil
 	}
-	return &Blocking{Kind: found.Kind, Op: found.Op, Chain: found.Chain, OpPos: found.OpPos, Taken: found.Taken, Param: found.Param, OpPkg: found.OpPkg}
+	return &Blocking{Kind: found.Kind, Op: found.Op, Chain: found.Chain, OpPos: found.OpPos, Taken: found.Taken, Param: found.Param, OpPkg: found.OpPkg,
+		OpInstr: found.OpInstr, OpState: found.OpState}
 }

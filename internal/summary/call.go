@@ -18,7 +18,7 @@ import (
 // block, known by its summary here or its fact from a dependency.
 func (r *Result) call(call ssa.CallInstruction) *Blocking {
 	if s, ok := r.streamFlow().Send(call); ok {
-		b := &Blocking{Kind: StreamSend, At: call.Pos(), OpPos: call.Pos(), OpPkg: r.pkg.Path()}
+		b := &Blocking{Kind: StreamSend, At: call.Pos(), OpPos: call.Pos(), OpPkg: r.pkg.Path(), OpInstr: call, OpState: -1}
 		if s.Origin.Method != nil && !r.cfg.matcher.IsStream(recvType(s.Origin.Method)) {
 			b.Kind = Configured
 		}
@@ -41,7 +41,8 @@ func (r *Result) call(call ssa.CallInstruction) *Blocking {
 	}
 	obj := funcObject(callee)
 	if obj != nil && obj.Signature().Recv() == nil && r.cfg.funcs[pkgPath(obj)][obj.Name()] {
-		return &Blocking{Kind: Configured, Op: "call to " + FuncName(obj) + " (configured as blocking)", At: call.Pos(), OpPos: call.Pos(), OpPkg: r.pkg.Path()}
+		return &Blocking{Kind: Configured, Op: "call to " + FuncName(obj) + " (configured as blocking)", At: call.Pos(), OpPos: call.Pos(), OpPkg: r.pkg.Path(),
+			OpInstr: call, OpState: -1}
 	}
 	var via *Blocking
 	switch {
@@ -172,7 +173,8 @@ func through(callee *ssa.Function, via *Blocking, pos token.Pos) *Blocking {
 	if len(chain) > maxChain {
 		chain = append(chain[:maxChain-1:maxChain-1], "…")
 	}
-	return &Blocking{Kind: via.Kind, Op: via.Op, Chain: chain, At: pos, OpPos: via.OpPos, Taken: via.Taken, OpPkg: via.OpPkg}
+	return &Blocking{Kind: via.Kind, Op: via.Op, Chain: chain, At: pos, OpPos: via.OpPos, Taken: via.Taken, OpPkg: via.OpPkg,
+		OpInstr: via.OpInstr, OpState: via.OpState}
 }
 
 // stdCall applies the standard library's table: a call that runs its

@@ -46,5 +46,8 @@ func (r *Result) selectBlocks(sel *ssa.Select) *Blocking {
 		OpPos: pos,
 		Param: r.paramChan(sel.States[first].Chan, sel.Parent()),
 		OpPkg: r.pkg.Path(),
+
+		OpInstr: sel,
+		OpState: first,
 	}
 }

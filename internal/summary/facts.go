@@ -144,3 +144,16 @@ func exportCarriers(pass *analysis.Pass, carriers []streams.Carrier) {
 		pass.ExportObjectFact(obj, facts[obj])
 	}
 }
+
+// importedLocks reads the dependencies' Acquires facts by object.
+func importedLocks(pass *analysis.Pass) map[*types.Func]*Acquires {
+	out := make(map[*types.Func]*Acquires)
+	for _, of := range pass.AllObjectFacts() {
+		if f, ok := of.Fact.(*Acquires); ok && of.Object.Pkg() != pass.Pkg {
+			if fn, ok := of.Object.(*types.Func); ok {
+				out[fn] = f
+			}
+		}
+	}
+	return out
+}

@@ -52,7 +52,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "summarise which functions may block on a send, for the passes that report sends",
 	URL:        "https://pkg.go.dev/github.com/sendlint/sendlint/internal/summary",
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(Blocks), new(Carries)},
+	FactTypes:  []analysis.Fact{new(Blocks), new(Carries), new(Acquires)},
 	Run:        run,
 }
 
@@ -68,6 +68,8 @@ type Result struct {
 	module   string // the module being analysed, "" outside module mode
 	imported map[*types.Func]*Blocks
 	seeds    []streams.Carrier
+	// importedLocks holds the dependencies' Acquires facts.
+	importedLocks map[*types.Func]*Acquires
 
 	mu   sync.Mutex // guards everything below
 	ssa  *buildssa.SSA
@@ -75,6 +77,8 @@ type Result struct {
 	idx  *chans.Index
 	src  *sourceIndex
 	memo *memo
+	// locked memoises Acquires; a function being scanned maps to nil.
+	locked map[*ssa.Function][]Acquisition
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -98,6 +102,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return r, nil
 	}
 	r.imported, r.seeds = importedFacts(pass)
+	r.importedLocks = importedLocks(pass)
 	r.exportFacts(pass)
 	return r, nil
 }
@@ -219,12 +224,27 @@ func (r *Result) exportFacts(pass *analysis.Pass) {
 	for _, fn := range r.build().SrcFuncs {
 		b := r.guardedSummary(fn)
 		obj, ok := fn.Object().(*types.Func)
-		if b == nil || !ok || fn.Parent() != nil || obj.Pkg() != pass.Pkg {
+		if !ok || fn.Parent() != nil || obj.Pkg() != pass.Pkg {
+			continue
+		}
+		r.guardedAcquires(pass, fn, obj)
+		if b == nil {
 			continue
 		}
 		pass.ExportObjectFact(obj.Origin(), &Blocks{Kind: b.Kind, Op: b.Op, Chain: b.Chain, Param: b.Param, OpPkg: b.OpPkg})
 	}
 	exportCarriers(pass, r.streamFlow().Carriers())
+}
+
+// guardedAcquires exports fn's Acquires fact, containing a panic the way
+// guardedSummary does: the function is then taken to lock nothing.
+func (r *Result) guardedAcquires(pass *analysis.Pass, fn *ssa.Function, obj *types.Func) {
+	defer func() {
+		if recover() != nil {
+			r.locked = nil
+		}
+	}()
+	r.exportAcquires(pass, fn, obj)
 }
 
 // guardedSummary summarises fn and contains a panic in doing so: a function

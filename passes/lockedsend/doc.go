@@ -18,6 +18,13 @@
 //	err := send(cmd) // reported: send holds the stream's Send
 //	r.sendMu.Unlock()
 //
+// WRONG: the shard's loop takes s.mu for every batch it drains; a writer
+// that sends while holding s.mu waits for a loop that waits for s.mu.
+//
+//	s.mu.Lock()
+//	s.batch <- row // reported: its receiver (*shard).loop takes s.mu too
+//	s.mu.Unlock()
+//
 // RIGHT: one sender goroutine owns the stream and drains a bounded queue;
 // callers enqueue without blocking, under the lock if they need it.
 //
@@ -29,7 +36,15 @@
 //	}
 //	r.mu.Unlock()
 //
-// The pass reports, at the send's arrow or the call's parenthesis, each of
+// RIGHT: the writer takes what it needs under s.mu and sends after it
+// unlocks, so the loop can take s.mu while the writer waits.
+//
+//	s.mu.Lock()
+//	row := s.next()
+//	s.mu.Unlock()
+//	s.batch <- row
+//
+// The pass finds, at the send's arrow or the call's parenthesis, each of
 // these made while the function holds a lock:
 //
 //   - a channel send that is not a case of a select with default, a select
@@ -44,13 +59,57 @@
 //     another: the message names the chain, and Related points at the
 //     blocking operation when it is in the same package.
 //
+// # Default and audit tiers
+//
+// A send under a lock is usually backpressure: the sender waits for the
+// receiver's next receive, and so does every contender for the lock, but
+// the wait ends. The default tier reports only the waits that need not
+// end:
+//
+//   - a cycle: a function that receives from the channel (on the field,
+//     global or element it is loaded from, or the channel made here that
+//     reaches it) takes a held lock on some path, itself or through the
+//     functions it calls statically, in this package by their bodies and in
+//     others by an Acquires fact; or it takes another lock that a function
+//     of the package holds while it takes the held one. Once the buffer is
+//     full, the receiver waits for the lock and the sender for the
+//     receiver. Related points at the receive and at the receiver's Lock
+//     (or the call that reaches it). Locks are compared by class: the same
+//     field of the same named type, or the same package-level variable, so
+//     a receiver that locks another instance's field counts too. Two holds
+//     conflict unless both are for reading;
+//   - a send that can block forever by baresend's proof (its receiver can
+//     stop receiving, its owner can return without receiving): the lock is
+//     then never released. Related carries the proof;
+//   - a stream send, directly or through a chain, and a call configured as
+//     blocking: the peer's flow control bounds the wait, and a peer that
+//     stops reading holds the lock for as long as it likes.
+//
+// Every other finding is in the audit tier, reported only with
+// -lockedsend.audit or the command's -audit and labelled with what it
+// lacks: [audit: no receiver of it is seen to need the lock], [audit: no
+// receiver of it is visible in this package], [audit: the channel and its
+// receivers are in another package].
+//
+// # One root, one finding
+//
+// The findings of a package are grouped by the locks held (by class, or,
+// for a lock with no class, by function) and the blocking operation (its
+// position, or for one in another package the dependency's fact). Each
+// group is one finding, reported at its first path by position (file
+// name, then offset), which a new caller added later in the file does not
+// move; up to three other paths follow in Related ("also reached here"),
+// the last counting any more. The analysis is per package: a package that
+// calls another's blocking function under its own lock has a finding of
+// its own, and the other package's finding, under its lock, is its own.
+//
 // Locks are taken by Lock and RLock on sync.Mutex and sync.RWMutex, by an
 // embedded mutex (s.Lock()), by a sync.Locker value, and on the true
 // branch of TryLock; Unlock and RUnlock release them. A deferred Unlock
 // holds the lock to the end of the function. Related points at the Lock
 // call.
 //
-// Not reported, because it cannot block or is not known to:
+// Not reported at all, because it cannot block or is not known to:
 //
 //   - a select with default, and a send after every path has unlocked (a
 //     lock counts only if it is held on every path to the send);

@@ -11,8 +11,43 @@ import (
 	"github.com/sendlint/sendlint/passes/lockedsend"
 )
 
+// TestRules checks each rule's fixtures in both tiers: cycles, sends that
+// can block forever and stream sends by default, and the rest, labelled
+// [audit: ...], only with -lockedsend.audit.
 func TestRules(t *testing.T) {
-	analysistest.Run(t, fixturetest.Testdata(t, 2), lockedsend.Analyzer, "lockedsend")
+	testdata := fixturetest.Testdata(t, 2)
+	fixturetest.Tiers(t, []*analysis.Analyzer{lockedsend.Analyzer}, func(t fixturetest.T) {
+		analysistest.Run(t, testdata, lockedsend.Analyzer, "lockedsend", "lockedsend/dedupe")
+	})
+}
+
+// TestOneRootOneFinding checks that one send reached along five chains
+// under one lock is one finding, at the first chain by position, with
+// three of the others as related information and a count of the rest.
+func TestOneRootOneFinding(t *testing.T) {
+	fixturetest.Audit(t, lockedsend.Analyzer)
+	results := analysistest.Run(t, fixturetest.Testdata(t, 2), lockedsend.Analyzer, "lockedsend/dedupe")
+	var also []string
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			if !strings.HasPrefix(d.Message, "call to l.post can block while l.mu is held") {
+				continue
+			}
+			for _, rel := range d.Related {
+				if strings.HasPrefix(rel.Message, "also reached here") {
+					also = append(also, rel.Message)
+				}
+			}
+		}
+	}
+	want := []string{
+		"also reached here, in (*ledger).secondSameRoot",
+		"also reached here, in (*ledger).thirdSameRoot",
+		"also reached here, in (*ledger).fourthSameRoot (and 1 more)",
+	}
+	if strings.Join(also, "\n") != strings.Join(want, "\n") {
+		t.Errorf("related paths:\n%s\nwant:\n%s", strings.Join(also, "\n"), strings.Join(want, "\n"))
+	}
 }
 
 // TestReproductions checks lockedsend's verdicts on the systems the

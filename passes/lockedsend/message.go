@@ -1,6 +1,7 @@
 package lockedsend
 
 import (
+	"fmt"
 	"go/ast"
 	"go/types"
 	"strings"
@@ -9,25 +10,39 @@ import (
 
 	"github.com/sendlint/sendlint/internal/locks"
 	"github.com/sendlint/sendlint/internal/summary"
+	"github.com/sendlint/sendlint/internal/verdict"
 )
 
-// report writes one finding for b, made with the locks of held:
+// report writes r's finding, in the tier judge chose:
 //
-//	send on tr.responses can block while s.lock is held: every goroutine that needs s.lock waits for the channel's receiver
-//	call to c.hub.DispatchControl can block while gate is held: (*runnerhub.Hub).DispatchControl → (*runnerhub.commandRouter).send1 → stream send through send, ...; every goroutine that needs gate waits for the peer to read
+//	stream send through send (...) can block while r.sendMu is held: every goroutine that needs r.sendMu waits for the peer to read
+//	send on s.events can block while s.mu is held: its receiver (*S).loop takes s.mu too, so once the channel is full neither can go on
+//	send on responses can block forever while s.lock is held: nothing receives from it; every goroutine that needs s.lock waits with it
+//	call to s.flush can block while s.mu is held: (*S).flush → send on s.out; every goroutine that needs s.mu waits for the channel's receiver [audit: ...]
 //
-// The Lock calls, and the blocking operation when a call reaches it, go in
-// Related.
-func (c *checker) report(b *summary.Blocking, held locks.Set) {
+// The Lock calls, the blocking operation when a call reaches it, the
+// proof, and the other paths to the same operation go in Related.
+func (c *checker) report(r *root) {
+	b, held := r.rep.b, r.rep.held
 	names := c.lockNames(held)
-	what := b.Op
-	if len(b.Chain) > 0 {
-		what = "call to " + c.callName(b) + " can block while " + join(names, "and") + isAre(names) + " held: " +
-			strings.Join(b.Chain, " → ") + " → " + b.Op + "; "
-	} else {
-		what += " can block while " + join(names, "and") + isAre(names) + " held: "
+	verb := " can block while "
+	if r.rule == forever {
+		verb = " can block forever while "
 	}
-	msg := what + "every goroutine that needs " + join(names, "or") + " waits for " + waitsFor(b.Kind)
+	what := b.Op + verb + join(names, "and") + isAre(names) + " held: "
+	if len(b.Chain) > 0 {
+		what = "call to " + c.callName(b) + verb + join(names, "and") + isAre(names) + " held: " +
+			strings.Join(b.Chain, " → ") + " → " + b.Op + "; "
+	}
+	var msg string
+	switch r.rule {
+	case cycle:
+		msg = what + r.reason
+	case forever:
+		msg = what + r.reason + "; every goroutine that needs " + join(names, "or") + " waits with it"
+	default:
+		msg = what + "every goroutine that needs " + join(names, "or") + " waits for " + waitsFor(b.Kind)
+	}
 
 	var related []analysis.RelatedInformation
 	for i, l := range held.Locks() {
@@ -43,7 +58,32 @@ func (c *checker) report(b *summary.Blocking, held locks.Set) {
 	if b.Taken.IsValid() {
 		related = append(related, analysis.RelatedInformation{Pos: b.Taken, Message: "the stream's Send was taken here"})
 	}
-	c.rep.Report(analysis.Diagnostic{Pos: b.At, Category: category(b), Message: msg, Related: related})
+	related = append(related, r.related...)
+	related = append(related, c.otherPaths(r)...)
+	d := analysis.Diagnostic{Pos: b.At, Category: category(b), Message: msg, Related: related}
+	if r.rule == audit {
+		c.rep.Audit(d, r.missing)
+		return
+	}
+	c.rep.Report(d)
+}
+
+// maxOtherPaths bounds the other paths a finding lists.
+const maxOtherPaths = 3
+
+// otherPaths points at the other calls that reach the same operation with
+// the same locks held, at most maxOtherPaths, the last saying how many
+// more there are.
+func (c *checker) otherPaths(r *root) []analysis.RelatedInformation {
+	var out []analysis.RelatedInformation
+	for i, f := range r.others {
+		if i == maxOtherPaths {
+			out[len(out)-1].Message += fmt.Sprintf(" (and %d more)", len(r.others)-maxOtherPaths)
+			break
+		}
+		out = append(out, analysis.RelatedInformation{Pos: f.b.At, Message: "also reached here, in " + verdict.OwnerName(f.fn)})
+	}
+	return out
 }
 
 func waitsFor(k summary.OpKind) string {
@@ -74,15 +114,18 @@ func category(b *summary.Blocking) string {
 func (c *checker) lockNames(held locks.Set) []string {
 	var names []string
 	for _, l := range held.Locks() {
-		name := "a mutex"
-		if call := c.sum.Source(l.Pos()); call != nil {
-			if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-				name = types.ExprString(sel.X)
-			}
-		}
-		names = append(names, name)
+		names = append(names, c.lockName(l))
 	}
 	return names
+}
+
+func (c *checker) lockName(l locks.Lock) string {
+	if call := c.sum.Source(l.Pos()); call != nil {
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			return types.ExprString(sel.X)
+		}
+	}
+	return "a mutex"
 }
 
 // callName quotes the function of the call that reaches the blocking

@@ -6,9 +6,11 @@ import (
 	"regexp"
 	"testing"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 	"golang.org/x/tools/go/packages"
 
+	"github.com/sendlint/sendlint/internal/fixturetest"
 	"github.com/sendlint/sendlint/passes/lockedsend"
 )
 
@@ -41,5 +43,7 @@ func TestRealModules(t *testing.T) {
 			}
 		}
 	})
-	analysistest.Run(t, dir, lockedsend.Analyzer, "./...")
+	fixturetest.Tiers(t, []*analysis.Analyzer{lockedsend.Analyzer}, func(t fixturetest.T) {
+		analysistest.Run(t, dir, lockedsend.Analyzer, "./...")
+	})
 }

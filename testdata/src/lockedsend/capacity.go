@@ -15,7 +15,7 @@ func localNoRoomBad(mu *sync.Mutex) {
 	c := make(chan int)
 	go func() { <-c }()
 	mu.Lock()
-	c <- 1 // want `send on c can block while mu is held`
+	c <- 1 // want `send on c can block while mu is held.*\[audit: `
 	mu.Unlock()
 }
 
@@ -74,7 +74,7 @@ func (q *queue) take() int { return <-q.ch }
 func queueUnderLockBad(mu *sync.Mutex, q *queue) {
 	mu.Lock()
 	defer mu.Unlock()
-	q.ch <- 1 // want `send on q\.ch can block while mu is held`
+	q.ch <- 1 // want `send on q\.ch can block while mu is held.*\[audit: `
 }
 
 // The result of a wantConn is sent on once and closed: the one value fits.
@@ -113,8 +113,8 @@ func (w *wantConn) noteOK(v int) {
 func (w *wantConn) noteTwiceBad(v int) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.notes <- v     // want `send on w\.notes can block while w\.mu is held`
-	w.notes <- v + 1 // want `send on w\.notes can block while w\.mu is held`
+	w.notes <- v     // want `send on w\.notes can block while w\.mu is held.*\[audit: `
+	w.notes <- v + 1 // want `send on w\.notes can block while w\.mu is held.*\[audit: `
 }
 
 // A new watcher's first event fits in the buffer made for it: nobody else
@@ -141,7 +141,7 @@ func (h *watchHub) watchSharedBad(first int) *watcher {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.watchers = append(h.watchers, w)
-	w.events <- first // want `send on w\.events can block while h\.mu is held`
+	w.events <- first // want `send on w\.events can block while h\.mu is held.*\[audit: `
 	return w
 }
 
@@ -151,7 +151,7 @@ func (h *watchHub) watchTwiceBad(first int) *watcher {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	w.events <- first     // fits
-	w.events <- first + 1 // want `send on w\.events can block while h\.mu is held`
+	w.events <- first + 1 // want `send on w\.events can block while h\.mu is held.*\[audit: `
 	return w
 }
 
@@ -170,6 +170,20 @@ func (h *watchHub) watchCapturedEarlyBad(first int) (*watcher, func()) {
 	f := func() { w.events <- 0 }
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	w.events <- first // want `send on w\.events can block while h\.mu is held`
+	w.events <- first // want `send on w\.events can block while h\.mu is held.*\[audit: `
 	return w, f
+}
+
+// slot's channel is made and filled under the lock, before anything else
+// runs: the buffer is empty at the store, so the send finds room.
+type slot struct {
+	mu    sync.Mutex
+	avail chan struct{}
+}
+
+func (s *slot) resetOK() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.avail = make(chan struct{}, 1)
+	s.avail <- struct{}{}
 }

@@ -4,13 +4,13 @@ package lockedsend
 func deferUnlockBad(h *hub) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.events <- 1 // want `while h\.mu is held`
+	h.events <- 1 // want `while h\.mu is held.*\[audit: `
 }
 
 func deferInClosureBad(h *hub) {
 	h.mu.Lock()
 	defer func() { h.mu.Unlock() }()
-	h.events <- 1 // want `while h\.mu is held`
+	h.events <- 1 // want `while h\.mu is held.*\[audit: `
 }
 
 func sendBeforeLockOK(h *hub) {

@@ -11,7 +11,7 @@ type guarded struct {
 
 func embeddedBad(g *guarded) {
 	g.Lock()
-	g.out <- "x" // want `send on g\.out can block while g is held`
+	g.out <- "x" // want `send on g\.out can block while g is held.*\[audit: `
 	g.Unlock()
 }
 
@@ -23,7 +23,7 @@ func embeddedUnlockedOK(g *guarded) {
 
 func lockerBad(l sync.Locker, out chan string) {
 	l.Lock()
-	out <- "x" // want `send on out can block while l is held`
+	out <- "x" // want `send on out can block while l is held.*\[audit: `
 	l.Unlock()
 }
 

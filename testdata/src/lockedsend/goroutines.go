@@ -20,7 +20,7 @@ func closureCalledUnderLockBad(h *hub) {
 	h.mu.Lock()
 	func() {
 		h.events <- 1
-	}() // want `call to .* can block while h\.mu is held: func literal in lockedsend\.closureCalledUnderLockBad → send on h\.events`
+	}() // want `call to .* can block while h\.mu is held: func literal in lockedsend\.closureCalledUnderLockBad → send on h\.events.*\[audit: `
 	h.mu.Unlock()
 }
 

@@ -9,11 +9,12 @@ type hub struct {
 	pmu    *sync.Mutex
 	rw     sync.RWMutex
 	events chan int
+	inbox  chan int
 }
 
 func sendUnderLockBad(h *hub) {
 	h.mu.Lock()
-	h.events <- 1 // want `send on h\.events can block while h\.mu is held: every goroutine that needs h\.mu waits for the channel's receiver`
+	h.events <- 1 // want `send on h\.events can block while h\.mu is held: every goroutine that needs h\.mu waits for the channel's receiver.*\[audit: `
 	h.mu.Unlock()
 }
 
@@ -30,7 +31,7 @@ func earlyReturnBad(h *hub, skip bool) {
 		h.mu.Unlock()
 		return
 	}
-	h.events <- 1 // want `send on h\.events can block while h\.mu is held`
+	h.events <- 1 // want `send on h\.events can block while h\.mu is held.*\[audit: `
 	h.mu.Unlock()
 }
 
@@ -58,7 +59,7 @@ func unlockedOnSomePathsOK(h *hub, a bool) {
 
 func pointerMutexBad(h *hub) {
 	h.pmu.Lock()
-	h.events <- 1 // want `while h\.pmu is held`
+	h.events <- 1 // want `while h\.pmu is held.*\[audit: `
 	h.pmu.Unlock()
 }
 
@@ -73,7 +74,7 @@ func twoSpellingsOK(h *hub) {
 func twoLocksBad(h *hub) {
 	h.mu.Lock()
 	h.pmu.Lock()
-	h.events <- 1 // want `while h\.mu and h\.pmu are held: every goroutine that needs h\.mu or h\.pmu waits`
+	h.events <- 1 // want `while h\.mu and h\.pmu are held: every goroutine that needs h\.mu or h\.pmu waits.*\[audit: `
 	h.pmu.Unlock()
 	h.mu.Unlock()
 }
@@ -89,7 +90,7 @@ func lockInLoopOK(h *hub, xs []int) {
 func lockInLoopBad(h *hub, xs []int) {
 	for _, x := range xs {
 		h.mu.Lock()
-		h.events <- x // want `while h\.mu is held`
+		h.events <- x // want `while h\.mu is held.*\[audit: `
 		h.mu.Unlock()
 	}
 }
@@ -102,5 +103,5 @@ var registry struct {
 func globalBad(name string) {
 	registry.Lock()
 	defer registry.Unlock()
-	registry.updates <- name // want `send on registry\.updates can block while registry is held`
+	registry.updates <- name // want `send on registry\.updates can block while registry is held.*\[audit: `
 }

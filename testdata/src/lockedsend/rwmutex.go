@@ -2,7 +2,7 @@ package lockedsend
 
 func readLockBad(h *hub) {
 	h.rw.RLock()
-	h.events <- 1 // want `while h\.rw is held`
+	h.events <- 1 // want `while h\.rw is held.*\[audit: `
 	h.rw.RUnlock()
 }
 
@@ -15,13 +15,13 @@ func readUnlockedOK(h *hub) {
 
 func writeLockBad(h *hub) {
 	h.rw.Lock()
-	h.events <- 1 // want `while h\.rw is held`
+	h.events <- 1 // want `while h\.rw is held.*\[audit: `
 	h.rw.Unlock()
 }
 
 func tryLockBad(h *hub) {
 	if h.mu.TryLock() {
-		h.events <- 1 // want `while h\.mu is held`
+		h.events <- 1 // want `while h\.mu is held.*\[audit: `
 		h.mu.Unlock()
 	}
 }
@@ -40,5 +40,5 @@ func tryReadLockBad(h *hub) {
 		return
 	}
 	defer h.rw.RUnlock()
-	h.events <- 1 // want `while h\.rw is held`
+	h.events <- 1 // want `while h\.rw is held.*\[audit: `
 }

@@ -16,7 +16,7 @@ func selectLivenessBad(ctx context.Context, h *hub) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	select {
-	case h.events <- 1: // want `send on h\.events in a select without default can block while h\.mu is held`
+	case h.events <- 1: // want `send on h\.events in a select without default can block while h\.mu is held.*\[audit: `
 	case <-ctx.Done():
 	}
 }
@@ -25,7 +25,7 @@ func selectReceiveOnlyOK(ctx context.Context, h *hub) int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	select {
-	case v := <-h.events:
+	case v := <-h.inbox:
 		return v
 	case <-ctx.Done():
 		return 0
@@ -36,6 +36,6 @@ func singleCaseSelectBad(h *hub) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	select {
-	case h.events <- 1: // want `send on h\.events can block while h\.mu is held`
+	case h.events <- 1: // want `send on h\.events can block while h\.mu is held.*\[audit: `
 	}
 }

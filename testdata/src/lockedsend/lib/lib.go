@@ -2,7 +2,11 @@
 // facts.
 package lib
 
-import "connectrpc.com/connect"
+import (
+	"sync"
+
+	"connectrpc.com/connect"
+)
 
 // Queue hands values to a consumer goroutine over an unbuffered channel.
 type Queue struct {
@@ -34,3 +38,28 @@ func Enqueue(q chan<- int, v int) { // want Enqueue:`blocks: send on q unless pa
 		q <- v
 	}
 }
+
+// Store guards its rows with a mutex its users lock too.
+type Store struct {
+	Mu   sync.Mutex
+	rows []int
+}
+
+// Add takes s.Mu; the fact says so to the packages that call it.
+func (s *Store) Add(v int) { // want Add:`acquires lockedsend/lib\.Store\.Mu$`
+	s.Mu.Lock()
+	s.rows = append(s.rows, v)
+	s.Mu.Unlock()
+}
+
+// Rows takes s.Mu to read through a helper; the fact follows the call.
+func (s *Store) Rows() []int { return s.snapshot() } // want Rows:`acquires lockedsend/lib\.Store\.Mu$`
+
+func (s *Store) snapshot() []int {
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	return append([]int(nil), s.rows...)
+}
+
+// Cap takes no lock, and has no fact.
+func (s *Store) Cap() int { return cap(s.rows) }

@@ -1,0 +1,137 @@
+package lockedsend
+
+import "sync"
+
+// shard batches writes; its loop drains batch and flushes under mu.
+type shard struct {
+	mu    sync.Mutex
+	batch chan int
+	rows  []int
+}
+
+// flush takes mu for every row it takes from batch.
+func (s *shard) flush(v int) {
+	s.mu.Lock()
+	s.rows = append(s.rows, v)
+	s.mu.Unlock()
+}
+
+func (s *shard) loop() {
+	for v := range s.batch {
+		s.flush(v)
+	}
+}
+
+// The loop that would drain batch needs s.mu first: once the buffer is
+// full, both wait forever.
+func (s *shard) addCycleBad(v int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.batch <- v // want `send on s\.batch can block while s\.mu is held: its receiver \(\*shard\)\.loop takes s\.mu too, so once the channel is full neither can go on$`
+}
+
+// pipe's reader takes no lock: a sender under mu waits for its next
+// receive, never for the lock it holds. Backpressure, not a stall.
+type pipe struct {
+	mu   sync.Mutex
+	data chan int
+	read int
+}
+
+func (p *pipe) reader() {
+	for v := range p.data {
+		p.read += v
+	}
+}
+
+func (p *pipe) writeNoCycleAudit(v int) {
+	p.mu.Lock()
+	p.data <- v // want `send on p\.data can block while p\.mu is held: every goroutine that needs p\.mu waits for the channel's receiver \[audit: no receiver of it is seen to need the lock\]`
+	p.mu.Unlock()
+}
+
+// table's reader takes table.mu only to read, as do its senders: readers
+// do not exclude each other.
+type table struct {
+	mu      sync.RWMutex
+	updates chan int
+	n       int
+}
+
+func (t *table) size() int {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.n
+}
+
+func (t *table) watch() {
+	for range t.updates {
+		_ = t.size()
+	}
+}
+
+func (t *table) publishReadersAudit(v int) {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	t.updates <- v // want `send on t\.updates can block while t\.mu is held.*\[audit: no receiver of it is seen to need the lock\]`
+}
+
+// pool's worker takes pool.reg, which pool.sweep holds while it takes
+// pool.mu: the worker waits for sweep, which waits for the sender.
+type pool struct {
+	mu   sync.Mutex
+	reg  sync.Mutex
+	jobs chan int
+	live map[int]bool
+}
+
+func (p *pool) register(v int) {
+	p.reg.Lock()
+	p.live[v] = true
+	p.reg.Unlock()
+}
+
+func (p *pool) worker() {
+	for v := range p.jobs {
+		p.register(v)
+	}
+}
+
+func (p *pool) sweep() {
+	p.reg.Lock()
+	defer p.reg.Unlock()
+	p.mu.Lock()
+	clear(p.live)
+	p.mu.Unlock()
+}
+
+func (p *pool) submitThroughOrderBad(v int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.jobs <- v // want `send on p\.jobs can block while p\.mu is held: its receiver \(\*pool\)\.worker takes p\.reg, which \(\*pool\)\.sweep holds while it takes p\.mu, so once the channel is full none of them can go on`
+}
+
+// The loop locks only rows it made itself, which nobody else can want
+// before they escape: a publisher holding another row's mu does not wait
+// for it.
+type row struct {
+	mu sync.Mutex
+	v  int
+}
+
+type builder struct{ reqs chan int }
+
+func (b *builder) loop() {
+	for v := range b.reqs {
+		r := &row{v: v}
+		r.mu.Lock()
+		r.v++
+		r.mu.Unlock()
+	}
+}
+
+func (r *row) publishFreshLockAudit(b *builder) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	b.reqs <- r.v // want `send on b\.reqs can block while r\.mu is held.*\[audit: no receiver of it is seen to need the lock\]`
+}

@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/sendlint/sendlint/internal/chans"
+	"github.com/sendlint/sendlint/internal/flow"
 	"github.com/sendlint/sendlint/internal/locks"
 	"github.com/sendlint/sendlint/internal/summary"
 	"github.com/sendlint/sendlint/internal/verdict"
@@ -259,6 +260,9 @@ func (c *checker) findCycle(r *root, recvs []chans.Site) bool {
 		}
 		seen = append(seen, s.Func)
 		for _, a := range c.sum.Acquires(s.Func) {
+			if !afterReceive(s, a.Pos) {
+				continue // taken before it receives, as a registration does
+			}
 			if l, ok := held[a.Class]; ok && conflict(l.Mode == locks.Write, a.Write) {
 				c.direct(r, s, a, l)
 				return true
@@ -275,6 +279,50 @@ func (c *checker) findCycle(r *root, recvs []chans.Site) bool {
 		}
 	}
 	return false
+}
+
+// afterReceive reports whether the call at pos, in the receiver's function,
+// can run after the receive s and before the receiver receives again: it
+// is reachable from the receive. A receiver that takes the lock only to
+// register its channel, before its receive loop, releases it before any
+// sender can fill that channel. A call the pass cannot find is taken to
+// be reachable.
+func afterReceive(s chans.Site, pos token.Pos) bool {
+	target := callAt(s.Func, pos)
+	if target == nil {
+		return true
+	}
+	from := s.Instr.Block()
+	if target.Block() == from && flow.IndexOf(target) > flow.IndexOf(s.Instr) {
+		return true
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	work := append([]*ssa.BasicBlock(nil), from.Succs...)
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		if b == target.Block() {
+			return true
+		}
+		work = append(work, b.Succs...)
+	}
+	return false
+}
+
+// callAt returns the call or defer instruction of fn at pos.
+func callAt(fn *ssa.Function, pos token.Pos) ssa.Instruction {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if _, ok := instr.(ssa.CallInstruction); ok && instr.Pos() == pos {
+				return instr
+			}
+		}
+	}
+	return nil
 }
 
 // conflict reports whether two holds of one lock exclude each other.

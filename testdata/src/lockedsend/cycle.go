@@ -135,3 +135,29 @@ func (r *row) publishFreshLockAudit(b *builder) {
 	defer r.mu.Unlock()
 	b.reqs <- r.v // want `send on b\.reqs can block while r\.mu is held.*\[audit: no receiver of it is seen to need the lock\]`
 }
+
+// subscribers take r.mu to register, before they receive: by
+// the time a sender under r.mu can fill a subscriber's channel, the
+// subscriber has let go of the lock. No cycle.
+type subscribers struct {
+	mu   sync.Mutex
+	subs map[int]chan int
+}
+
+func (r *subscribers) subscribe(id int) {
+	c := make(chan int, 4)
+	r.mu.Lock()
+	r.subs[id] = c
+	r.mu.Unlock()
+	for v := range c {
+		println(v)
+	}
+}
+
+func (r *subscribers) publishRegisteredFirstAudit(v int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, c := range r.subs {
+		c <- v // want `send on c can block while r\.mu is held.*\[audit: no receiver of it is seen to need the lock\]`
+	}
+}

@@ -39,7 +39,8 @@ type Index struct {
 	elemVals map[Origin][]ssa.Value // values stored into elements, by the container's home
 	elemRecv map[Origin][]Site      // receives on channels loaded from elements, likewise
 
-	goStarts map[*ssa.Function][]*ssa.Go // the go statements that start each function
+	goStarts    map[*ssa.Function][]*ssa.Go // the go statements that start each function
+	fieldCloses map[*types.Var][]*ssa.Call  // close(x.f), by field
 
 	sends    []*ssa.Send              // every plain send in the package
 	inserts  map[any][]*ssa.MapUpdate // m[k] = v, by the map's field or global
@@ -51,20 +52,21 @@ type Index struct {
 // NewIndex indexes funcs, the source functions of one package.
 func NewIndex(pkg *ssa.Package, funcs []*ssa.Function) *Index {
 	x := &Index{
-		pkg:        pkg,
-		closures:   make(map[*ssa.Function][]*ssa.MakeClosure),
-		calls:      make(map[*ssa.Function][]ssa.CallInstruction),
-		escaped:    make(map[*ssa.Function]bool),
-		fieldVals:  make(map[*types.Var][]ssa.Value),
-		fieldSts:   make(map[*types.Var][]*ssa.Store),
-		globalVals: make(map[*ssa.Global][]ssa.Value),
-		uses:       make(map[*ssa.MakeChan]*Uses),
-		loops:      make(map[*ssa.Function]*flow.Loops),
-		invoked:    make(map[string]bool),
-		inserts:    make(map[any][]*ssa.MapUpdate),
-		deletes:    make(map[any][]*ssa.Call),
-		bound:      make(map[types.Object]bool),
-		goStarts:   make(map[*ssa.Function][]*ssa.Go),
+		pkg:         pkg,
+		closures:    make(map[*ssa.Function][]*ssa.MakeClosure),
+		calls:       make(map[*ssa.Function][]ssa.CallInstruction),
+		escaped:     make(map[*ssa.Function]bool),
+		fieldVals:   make(map[*types.Var][]ssa.Value),
+		fieldSts:    make(map[*types.Var][]*ssa.Store),
+		globalVals:  make(map[*ssa.Global][]ssa.Value),
+		uses:        make(map[*ssa.MakeChan]*Uses),
+		loops:       make(map[*ssa.Function]*flow.Loops),
+		invoked:     make(map[string]bool),
+		inserts:     make(map[any][]*ssa.MapUpdate),
+		deletes:     make(map[any][]*ssa.Call),
+		bound:       make(map[types.Object]bool),
+		goStarts:    make(map[*ssa.Function][]*ssa.Go),
+		fieldCloses: make(map[*types.Var][]*ssa.Call),
 	}
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
@@ -113,6 +115,11 @@ func (x *Index) add(instr ssa.Instruction) {
 		if b, ok := instr.Call.Value.(*ssa.Builtin); ok && b.Name() == "delete" {
 			if m := registry(instr.Call.Args[0]); m != nil {
 				x.deletes[m] = append(x.deletes[m], instr)
+			}
+		}
+		if b, ok := instr.Call.Value.(*ssa.Builtin); ok && b.Name() == "close" {
+			if f := loadedField(instr.Call.Args[0]); f != nil {
+				x.fieldCloses[f] = append(x.fieldCloses[f], instr)
 			}
 		}
 	case *ssa.Select:

@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -334,4 +335,116 @@ func decidedBy(b *ssa.BasicBlock, values map[ssa.Value]bool) bool {
 	}
 	cond, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
 	return ok && values[cond.Cond]
+}
+
+// StopsOnDeregistration reports whether the receiver r stops only when its
+// channel leaves the registry at home (a map in a field or global that the
+// sender looks the channel up in): every way it gives up is a select case
+// on a stop channel that the package closes only in functions that also
+// delete from that registry. A Close that, under the registry's lock,
+// closes the stop channel and deletes every entry leaves no sender able to
+// find the channel once its receiver is gone.
+//
+//	func (subs *consumers) close() {
+//		subs.Lock()
+//		defer subs.Unlock()
+//		close(subs.closed)            // the buffer goroutines return
+//		for tag, ch := range subs.chans {
+//			delete(subs.chans, tag)   // and send finds nothing to send on
+//			close(ch)
+//		}
+//	}
+func (x *Index) StopsOnDeregistration(r Site, home Origin) bool {
+	key := registryOf(home)
+	if key == nil {
+		return false
+	}
+	deregisters := make(map[*ssa.Function]bool)
+	for _, d := range x.deletes[key] {
+		deregisters[d.Parent()] = true
+	}
+	stops := x.stopCases(r)
+	if len(deregisters) == 0 || len(stops) == 0 {
+		return false
+	}
+	for _, f := range stops {
+		closes := x.fieldCloses[f]
+		if len(closes) == 0 {
+			return false
+		}
+		for _, c := range closes {
+			if !deregisters[c.Parent()] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// stopCases returns the fields of the stop channels r's function gives up
+// on: the select receive cases, other than r itself, after which it can
+// return without receiving again. It returns nil when one of them is not a
+// channel loaded from a field (a ctx.Done(), a timer), which stops the
+// receiver on its own schedule.
+func (x *Index) stopCases(r Site) []*types.Var {
+	var out []*types.Var
+	for _, b := range r.Func.Blocks {
+		for _, instr := range b.Instrs {
+			sel, ok := instr.(*ssa.Select)
+			if !ok {
+				continue
+			}
+			for i, st := range sel.States {
+				if st.Dir != types.RecvOnly || sel == r.Instr && i == r.State || !x.returnsAfter(sel, i, r.Instr) {
+					continue
+				}
+				f := loadedField(st.Chan)
+				if f == nil {
+					return nil
+				}
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// returnsAfter reports whether the function can return after case i of sel
+// without passing the receive again.
+func (x *Index) returnsAfter(sel *ssa.Select, i int, recv ssa.Instruction) bool {
+	e, ok := CaseEdge(sel, i)
+	if !ok {
+		return false
+	}
+	leave := flow.Path{Stop: func(in ssa.Instruction) bool { return in == recv || in == sel }}
+	return isReturnBlock(e.To) || leave.ReturnReachable(e.To, -1)
+}
+
+func isReturnBlock(b *ssa.BasicBlock) bool {
+	if len(b.Instrs) == 0 {
+		return false
+	}
+	_, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+	return ok
+}
+
+// registryOf returns the key deletes are indexed by for the container at
+// home: its unexported field or global.
+func registryOf(home Origin) any {
+	switch {
+	case home.Kind == Field && home.Field != nil && !home.Field.Exported():
+		return home.Field
+	case home.Kind == Global && !home.Global.Object().Exported():
+		return home.Global.Object()
+	}
+	return nil
+}
+
+// InTestFile reports whether instr lies in a _test.go file. A receiver in a
+// test proves nothing about a send in the code a user ships: the test
+// variant of a package sees receivers that production never has.
+func InTestFile(instr ssa.Instruction) bool {
+	fn := instr.Parent()
+	return strings.HasSuffix(fn.Prog.Fset.Position(instr.Pos()).Filename, "_test.go") ||
+		fn.Synthetic == "" && strings.HasSuffix(fn.Prog.Fset.Position(fn.Pos()).Filename, "_test.go")
 }

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -78,11 +79,11 @@ func (j *Judge) originVerdict(o chans.Origin, instr ssa.Instruction, state int, 
 	case chans.Field:
 		makes := j.idx.FieldMakes(o.Field)
 		visible := o.Field != nil && !o.Field.Exported() && j.allVisible(makes)
-		return j.withReceivers(instr, ch, j.unowned(instr, ch, makes), j.idx.FieldReceives(o.Field), visible)
+		return j.withReceivers(instr, ch, j.unowned(instr, ch, makes), j.idx.FieldReceives(o.Field), visible, nil)
 	case chans.Global:
 		makes := j.idx.GlobalMakes(o.Global)
 		visible := !o.Global.Object().Exported() && j.allVisible(makes)
-		return j.withReceivers(instr, ch, j.unowned(instr, ch, makes), j.idx.GlobalReceives(o.Global), visible)
+		return j.withReceivers(instr, ch, j.unowned(instr, ch, makes), j.idx.GlobalReceives(o.Global), visible, nil)
 	case chans.Element:
 		home, ok := o.Home()
 		if !ok {
@@ -90,7 +91,7 @@ func (j *Judge) originVerdict(o chans.Origin, instr ssa.Instruction, state int, 
 		}
 		makes := j.idx.ElementMakes(home)
 		visible := !homeExported(home) && j.allVisible(makes)
-		return j.withReceivers(instr, ch, j.unowned(instr, ch, makes), j.idx.ElementReceives(home), visible)
+		return j.withReceivers(instr, ch, j.unowned(instr, ch, makes), j.idx.ElementReceives(home), visible, &home)
 	case chans.Param, chans.Received:
 		return j.unowned(instr, ch, nil)
 	case chans.Made:
@@ -110,7 +111,12 @@ func (j *Judge) originVerdict(o chans.Origin, instr ssa.Instruction, state int, 
 // (shutdownGuard). When every
 // receiver is visible and each waits with a plain receive, the send is one
 // side of a handshake whose other side is waiting: not reported.
-func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, recvs []chans.Site, visible bool) Verdict {
+func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, recvs []chans.Site, visible bool, registry *chans.Origin) Verdict {
+	if !chans.InTestFile(instr) {
+		// A test's receiver proves nothing about the code that ships,
+		// neither that it stops nor that it waits.
+		recvs = slices.DeleteFunc(slices.Clone(recvs), func(r chans.Site) bool { return chans.InTestFile(r.Instr) })
+	}
 	var again *chans.Site
 	for _, r := range recvs {
 		if !j.idx.GivesUp(r) && !j.idx.LeavesLoop(r) {
@@ -124,7 +130,7 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 		}
 		v.Related = append(v.Related, related(recvPos(r), "its receiver "+OwnerName(r.Func)+" can stop waiting here"))
 		v.Reason = "its receiver " + OwnerName(r.Func) + " can stop receiving, and " + v.Reason
-		v.Missing = cmp.Or(madeInTests(v.Makes), j.shutdownGuard(instr))
+		v.Missing = cmp.Or(madeInTests(v.Makes), j.shutdownGuard(instr), j.deregistered(r, registry))
 		if j.ownerWaits(r, v.Makes) {
 			v.Missing = cmp.Or(j.overflow(instr, ch, v.Makes), v.Missing)
 		}
@@ -264,6 +270,23 @@ func inductive(i ssa.Value, l *flow.Loop) bool {
 	}
 	phi, ok := i.(*ssa.Phi)
 	return ok && phi.Block() == l.Header
+}
+
+// deregistered says what is missing when the channel comes out of a
+// registry and its receiver stops only where the registry's entries are
+// deleted too (chans.StopsOnDeregistration): the sender, which looks the
+// channel up, may find it gone by then. It returns "" otherwise.
+func (j *Judge) deregistered(r chans.Site, registry *chans.Origin) string {
+	if registry == nil || !j.idx.StopsOnDeregistration(r, *registry) {
+		return ""
+	}
+	name := ""
+	if registry.Kind == chans.Global {
+		name = registry.Global.Name()
+	} else {
+		name = registry.Field.Name()
+	}
+	return "its receiver stops only where " + name + "'s entries are deleted, and the send looks its channel up there"
 }
 
 // shutdownGuard says what is missing when the send runs only while a

@@ -336,3 +336,49 @@ func (s *stage) forward(write func(string)) {
 func (s *stage) emitUntilEndOK(m string) {
 	s.out <- m // ok: the receiver stops only on the sender's last message
 }
+
+// consumers buffers deliveries for each registered consumer on a goroutine
+// of its own, which returns when the consumers are closed. close closes
+// the stop channel and deletes every registration under the lock the
+// sender holds to look one up: once a buffer goroutine has gone, its
+// channel can no longer be found.
+type consumers struct {
+	mu     sync.Mutex
+	closed chan struct{}
+	chans  map[string]chan string
+}
+
+func (c *consumers) add(tag string, out chan string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	in := make(chan string)
+	c.chans[tag] = in
+	go c.buffer(in, out)
+}
+
+func (c *consumers) buffer(in, out chan string) {
+	for d := range in {
+		select {
+		case <-c.closed:
+			return
+		case out <- d:
+		}
+	}
+}
+
+func (c *consumers) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	close(c.closed)
+	for tag := range c.chans {
+		delete(c.chans, tag)
+	}
+}
+
+func (c *consumers) deliverWhileRegisteredAudit(tag, d string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if in, ok := c.chans[tag]; ok {
+		in <- d // want `send on in .*\[audit: its receiver stops only where chans's entries are deleted, and the send looks its channel up there\]`
+	}
+}

@@ -1,0 +1,13 @@
+package baresend
+
+import "testing"
+
+func TestNotifier(t *testing.T) {
+	n := newListener()
+	go n.tellTestListenerAudit("x")
+	select {
+	case <-n.events:
+	case <-t.Context().Done():
+		return
+	}
+}

@@ -11,42 +11,87 @@ import (
 	"github.com/sendlint/sendlint/internal/flow"
 )
 
-// maxGoDepth bounds how many static calls StartedWith follows from a go
-// statement: a goroutine's loop is rarely more than a few calls down.
-const maxGoDepth = 3
+// maxOnceDepth bounds how many calls StartedWith follows back from a
+// receiver to the function that made its channel: a connection's reader
+// may be started a handful of calls into the handshake.
+const maxOnceDepth = 6
 
-// StartedWith reports whether fn runs only on goroutines that owner starts,
-// outside its loops: fn is the body of such a go statement, or is called,
-// a few static calls deep, only from such bodies. A consumer started with
-// the channel it reads is that channel's one consumer: when it stops, no
-// later run of it will receive again. A method called once per request (a
-// Call that waits for its reply, a Reserve that waits for a slot) can give
-// up in one call and receive in the next, and a goroutine started per
-// request is one of many.
+// StartedWith reports whether fn runs once for each call of owner, the
+// function that made the channel: every way fn is started or called (a go
+// statement, a static call, a function literal handed to another function,
+// as a goroutine pool's Go takes one) is outside loops, and lies in owner,
+// in a function that itself runs once per call of owner, or in one called
+// alongside owner (startedAlongside). A consumer started with the channel
+// it reads is that channel's one consumer: when it stops, no later run of
+// it will receive again. A method called once per request (a Call that
+// waits for its reply, a Reserve that waits for a slot) can give up in one
+// call and receive in the next, and a goroutine started per request is
+// one of many.
 func (x *Index) StartedWith(fn, owner *ssa.Function) bool {
 	return x.startedWith(fn, owner, 0)
 }
 
 func (x *Index) startedWith(fn, owner *ssa.Function, depth int) bool {
-	if depth > maxGoDepth {
+	if depth > maxOnceDepth {
 		return false
 	}
-	sites := x.calls[fn]
-	for _, g := range x.goStarts[fn] {
-		if x.Loops(g.Parent()).InLoop(g.Block()) || !encloses(owner, g.Parent()) && !x.startedAlongside(g.Parent(), owner) {
+	entries, ok := x.entries(fn)
+	if !ok || len(entries) == 0 {
+		return false
+	}
+	for _, e := range entries {
+		// A call in a loop runs fn again: a reader that waits for each
+		// request's write in turn.
+		g := e.Parent()
+		if x.Loops(g).InLoop(e.Block()) {
+			return false
+		}
+		if g != owner && !x.startedAlongside(g, owner) && !x.startedWith(g, owner, depth+1) {
 			return false
 		}
 	}
-	if len(sites) == 0 {
-		return len(x.goStarts[fn]) > 0
+	return true
+}
+
+// entries returns the instructions through which fn starts running: its
+// static calls and go statements, and, for a function literal, the calls
+// that take it (as their callee or as an argument, to run it later). ok is
+// false when a literal is also kept somewhere the index does not follow.
+func (x *Index) entries(fn *ssa.Function) (entries []ssa.Instruction, ok bool) {
+	for _, c := range x.calls[fn] {
+		entries = append(entries, c)
 	}
-	for _, call := range sites {
-		if _, ok := call.(*ssa.Go); ok {
-			continue // checked above
+	for _, g := range x.goStarts[fn] {
+		if _, static := g.Call.Value.(*ssa.Function); !static {
+			entries = append(entries, g) // go func() {...}(): not in calls
 		}
-		// A call in a loop runs fn again on the same goroutine: a
-		// reader that waits for each request's write in turn.
-		if x.Loops(call.Parent()).InLoop(call.Block()) || !x.startedWith(call.Parent(), owner, depth+1) {
+	}
+	for _, mc := range x.closures[fn] {
+		if !handedTo(mc, &entries, 0) {
+			return nil, false
+		}
+	}
+	return entries, true
+}
+
+// handedTo adds the calls that take the function value v (a closure, or a
+// conversion of it to a named func type) to entries, and reports whether
+// those are all its uses.
+func handedTo(v ssa.Value, entries *[]ssa.Instruction, depth int) bool {
+	for _, ref := range *v.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.Go:
+			if ref.Call.Value != v {
+				*entries = append(*entries, ref)
+			} // else counted with goStarts
+		case ssa.CallInstruction:
+			*entries = append(*entries, ref)
+		case *ssa.ChangeType:
+			if depth > 2 || !handedTo(ref, entries, depth+1) {
+				return false
+			}
+		case *ssa.DebugRef:
+		default:
 			return false
 		}
 	}
@@ -379,6 +424,21 @@ func (x *Index) StopsOnDeregistration(r Site, home Origin) bool {
 		}
 	}
 	return true
+}
+
+// StopsForGood reports whether every way the receiver r gives up is a
+// select case on a stop channel the package closes: once closed, a stop
+// channel fires for every later call too, so a receiver that runs once per
+// request gives up on all of them, and none is left to receive. One that
+// gives up on its own context or timer may receive in the next call.
+func (x *Index) StopsForGood(r Site) bool {
+	stops := x.stopCases(r)
+	for _, f := range stops {
+		if len(x.fieldCloses[f]) == 0 {
+			return false
+		}
+	}
+	return len(stops) > 0
 }
 
 // stopCases returns the fields of the stop channels r's function gives up

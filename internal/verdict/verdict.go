@@ -122,7 +122,7 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 		if !j.idx.GivesUp(r) && !j.idx.LeavesLoop(r) {
 			continue
 		}
-		if !j.idx.RunsOncePerChannel(r, v.Makes) {
+		if !j.idx.RunsOncePerChannel(r, v.Makes) && !j.idx.StopsForGood(r) {
 			if again == nil {
 				again = &r
 			}

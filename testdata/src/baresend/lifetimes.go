@@ -382,3 +382,26 @@ func (c *consumers) deliverWhileRegisteredAudit(tag, d string) {
 		in <- d // want `send on in .*\[audit: its receiver stops only where chans's entries are deleted, and the send looks its channel up there\]`
 	}
 }
+
+// channelRPC's callers wait for their reply one request at a time and give
+// up when the channel shuts down, which closes c.errors: from then on every
+// call gives up at once, and the reader's next reply blocks it forever.
+type channelRPC struct {
+	rpc    chan string
+	errors chan error
+}
+
+func (c *channelRPC) call() (string, error) {
+	select {
+	case r := <-c.rpc:
+		return r, nil
+	case err := <-c.errors:
+		return "", err
+	}
+}
+
+func (c *channelRPC) shutdown() { close(c.errors) }
+
+func (c *channelRPC) dispatchBad(r string) {
+	c.rpc <- r // want `send on c.rpc \(chan string\) can block forever: its receiver \(\*channelRPC\).call can stop receiving`
+}

@@ -356,6 +356,37 @@ func (x *Index) collectStored(home Origin, seen map[Origin]bool, out *[]Origin) 
 // s[i] = val.
 type elemStore struct{ container, val ssa.Value }
 
+// RegisteredByCaller returns, when code outside the package can hand the
+// channels kept at home to it, the parameter through which it does: a
+// channel parameter of an exported function or method that is stored
+// there (NotifyClose(c) appends c to ch.closes). Its receivers are that
+// caller's, which the package cannot see.
+func (x *Index) RegisteredByCaller(home Origin) *ssa.Parameter {
+	var vals []ssa.Value
+	switch home.Kind {
+	case Field:
+		vals = x.fieldVals[home.Field]
+	case Global:
+		vals = x.globalVals[home.Global]
+	case Element:
+		x.elements()
+		if h, ok := home.Home(); ok {
+			vals = x.elemVals[h]
+		}
+	}
+	for _, v := range vals {
+		for _, o := range x.Origins(v) {
+			if o.Kind != Param {
+				continue
+			}
+			if obj := o.Param.Parent().Object(); obj != nil && obj.Exported() {
+				return o.Param
+			}
+		}
+	}
+	return nil
+}
+
 // ElementMakes returns the channels made in this package and stored into
 // elements of the container held at home (a Field or Global origin).
 func (x *Index) ElementMakes(home Origin) []*ssa.MakeChan {
@@ -382,7 +413,11 @@ func (x *Index) elements() {
 		if !isChan(st.val.Type()) {
 			continue
 		}
-		for _, h := range x.homes(st.container) {
+		container := st.container
+		if into := appendedTo(container); into != nil {
+			container = into
+		}
+		for _, h := range x.homes(container) {
 			x.elemVals[h] = append(x.elemVals[h], st.val)
 		}
 	}
@@ -393,6 +428,35 @@ func (x *Index) elements() {
 			}
 		}
 	}
+}
+
+// appendedTo returns the slice that the variadic arguments held in a are
+// appended to, when a is the array the IR makes for them:
+//
+//	t1 = new [1]chan *Error (varargs)
+//	*&t1[0] = c
+//	t3 = append(t2, slice t1[:]...)   // t2 = *&ch.closes
+func appendedTo(a ssa.Value) ssa.Value {
+	alloc, ok := a.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	for _, ref := range *alloc.Referrers() {
+		sl, ok := ref.(*ssa.Slice)
+		if !ok {
+			continue
+		}
+		for _, use := range *sl.Referrers() {
+			call, ok := use.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			if b, ok := call.Call.Value.(*ssa.Builtin); ok && b.Name() == "append" && len(call.Call.Args) == 2 && call.Call.Args[1] == sl {
+				return call.Call.Args[0]
+			}
+		}
+	}
+	return nil
 }
 
 func isChan(t types.Type) bool {

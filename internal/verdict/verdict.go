@@ -79,11 +79,11 @@ func (j *Judge) originVerdict(o chans.Origin, instr ssa.Instruction, state int, 
 	case chans.Field:
 		makes := j.idx.FieldMakes(o.Field)
 		visible := o.Field != nil && !o.Field.Exported() && j.allVisible(makes)
-		return j.withReceivers(instr, ch, j.unowned(instr, ch, makes), j.idx.FieldReceives(o.Field), visible, nil)
+		return j.withReceivers(instr, ch, j.unowned(instr, ch, makes), j.idx.FieldReceives(o.Field), visible, o)
 	case chans.Global:
 		makes := j.idx.GlobalMakes(o.Global)
 		visible := !o.Global.Object().Exported() && j.allVisible(makes)
-		return j.withReceivers(instr, ch, j.unowned(instr, ch, makes), j.idx.GlobalReceives(o.Global), visible, nil)
+		return j.withReceivers(instr, ch, j.unowned(instr, ch, makes), j.idx.GlobalReceives(o.Global), visible, o)
 	case chans.Element:
 		home, ok := o.Home()
 		if !ok {
@@ -91,7 +91,7 @@ func (j *Judge) originVerdict(o chans.Origin, instr ssa.Instruction, state int, 
 		}
 		makes := j.idx.ElementMakes(home)
 		visible := !homeExported(home) && j.allVisible(makes)
-		return j.withReceivers(instr, ch, j.unowned(instr, ch, makes), j.idx.ElementReceives(home), visible, &home)
+		return j.withReceivers(instr, ch, j.unowned(instr, ch, makes), j.idx.ElementReceives(home), visible, o)
 	case chans.Param, chans.Received:
 		return j.unowned(instr, ch, nil)
 	case chans.Made:
@@ -111,7 +111,7 @@ func (j *Judge) originVerdict(o chans.Origin, instr ssa.Instruction, state int, 
 // (shutdownGuard). When every
 // receiver is visible and each waits with a plain receive, the send is one
 // side of a handshake whose other side is waiting: not reported.
-func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, recvs []chans.Site, visible bool, registry *chans.Origin) Verdict {
+func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, recvs []chans.Site, visible bool, kept chans.Origin) Verdict {
 	if !chans.InTestFile(instr) {
 		// A test's receiver proves nothing about the code that ships,
 		// neither that it stops nor that it waits.
@@ -130,7 +130,7 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 		}
 		v.Related = append(v.Related, related(recvPos(r), "its receiver "+OwnerName(r.Func)+" can stop waiting here"))
 		v.Reason = "its receiver " + OwnerName(r.Func) + " can stop receiving, and " + v.Reason
-		v.Missing = cmp.Or(madeInTests(v.Makes), j.shutdownGuard(instr), j.deregistered(r, registry))
+		v.Missing = cmp.Or(madeInTests(v.Makes), j.shutdownGuard(instr), j.deregistered(r, kept))
 		if j.ownerWaits(r, v.Makes) {
 			v.Missing = cmp.Or(j.overflow(instr, ch, v.Makes), v.Missing)
 		}
@@ -146,7 +146,27 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 	}
 	if len(recvs) > 0 {
 		v.Missing = NoStopSeen
+		return v
 	}
+	return j.callersChannel(instr, ch, v, kept)
+}
+
+// callersChannel proves a send on channels that callers outside the
+// package hand in (a Notify(c) that registers c) when the send loops: over
+// every registered channel, or on the same one. Any caller can stop
+// reading, and the loop, which every other caller depends on, then stops
+// for good. A single send on a caller's channel stays in the audit tier:
+// the caller may read it exactly once, as its API asks.
+func (j *Judge) callersChannel(instr ssa.Instruction, ch ssa.Value, v Verdict, kept chans.Origin) Verdict {
+	p := j.idx.RegisteredByCaller(kept)
+	l := j.idx.Loops(instr.Parent()).Innermost(instr.Block())
+	if p == nil || l == nil || varies(ch, l, 0) && !j.overRegistry(ch, l) {
+		return v
+	}
+	who := OwnerName(p.Parent())
+	v.Reason = "its receiver is the caller that handed it to " + who + ", who can stop reading, and " + v.Reason
+	v.Related = append(v.Related, related(p.Pos(), "callers hand in their channel here"))
+	v.Missing = ""
 	return v
 }
 
@@ -276,8 +296,9 @@ func inductive(i ssa.Value, l *flow.Loop) bool {
 // registry and its receiver stops only where the registry's entries are
 // deleted too (chans.StopsOnDeregistration): the sender, which looks the
 // channel up, may find it gone by then. It returns "" otherwise.
-func (j *Judge) deregistered(r chans.Site, registry *chans.Origin) string {
-	if registry == nil || !j.idx.StopsOnDeregistration(r, *registry) {
+func (j *Judge) deregistered(r chans.Site, kept chans.Origin) string {
+	registry, ok := kept.Home()
+	if !ok || !j.idx.StopsOnDeregistration(r, registry) {
 		return ""
 	}
 	name := ""

@@ -1,0 +1,36 @@
+package baresend
+
+import "sync"
+
+// A channel a caller hands in (Notify(c)) is read by that caller, which the
+// package cannot see. When the package loops over every registered channel,
+// or keeps sending on one, a caller that stops reading stops the loop that
+// every other caller depends on.
+
+// amqpConn tells each registered listener about the close, in turn.
+type amqpConn struct {
+	mu     sync.Mutex
+	closes []chan error
+	single chan error
+}
+
+// NotifyClose registers a listener's channel.
+func (c *amqpConn) NotifyClose(ch chan error) chan error {
+	c.mu.Lock()
+	c.closes = append(c.closes, ch)
+	c.mu.Unlock()
+	return ch
+}
+
+// SetErrors hands in the one channel errors go to.
+func (c *amqpConn) SetErrors(ch chan error) { c.single = ch }
+
+func (c *amqpConn) shutdownBad(err error) {
+	for _, ch := range c.closes {
+		ch <- err // want `send on ch \(chan error\) can block forever: its receiver is the caller that handed it to \(\*amqpConn\).NotifyClose, who can stop reading`
+	}
+}
+
+func (c *amqpConn) reportOnceAudit(err error) {
+	c.single <- err // want `send on c.single .*\[audit: no receiver of it is visible in this package\]`
+}

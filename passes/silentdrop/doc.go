@@ -84,9 +84,10 @@
 //     empties the channel (a receive in a select with a default) before the
 //     send, so the value still pending when the send fails is as new;
 //   - [audit: the channel holds one value, and a pending one already
-//     carries the news (coalescing)]: every channel the send may be on is
-//     made in the package with capacity 1, a mailbox for the latest
-//     notice, not a queue;
+//     carries the news (coalescing)]: the value is a bool and every channel
+//     the send may be on is made in the package with capacity 1, a mailbox
+//     for a notice, not a queue (a newer interval or leader dropped behind
+//     an older one is lost news, and is reported);
 //   - [audit: the channel is one a caller handed to this package, and that
 //     caller sizes its buffer]: every channel the send may be on is loaded
 //     from a field, map, slice or global into which the package stores

@@ -295,6 +295,11 @@ func before(a, b ssa.Instruction) bool {
 // can be merged); the receiver reads the state it points to, not a
 // history of values.
 func (c *checker) oneSlot(ch ssa.Value) bool {
+	// Only a notice with no data of its own is carried by the pending one:
+	// a newer interval or leader dropped behind an older one is lost news.
+	if t, ok := ch.Type().Underlying().(*types.Chan); !ok || !isBool(t.Elem()) {
+		return false
+	}
 	makes := c.makes(ch)
 	for _, mk := range makes {
 		if n, ok := chans.ConstCapOK(mk); !ok || n != 1 {
@@ -336,4 +341,9 @@ func (c *checker) registered(ch ssa.Value) bool {
 		}
 	}
 	return len(origins) > 0
+}
+
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
 }

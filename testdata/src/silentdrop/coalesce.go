@@ -1,15 +1,17 @@
 package silentdrop
 
-// A status board hands views to its renderer. Where one pending view
+// A status board hands views to its renderer. Where one pending flag
 // already tells the renderer to redraw, or the sender throws the stale
-// view away before it sends, a newer view replaces the dropped one by
-// design: the finding is in the audit tier. A channel that queues several
-// views is a queue, and a view it drops is lost.
+// view away before it sends, nothing is lost by design: the finding is in
+// the audit tier. A newer view dropped behind an older one in a one-slot
+// channel is lost news, and a channel that queues several views is a
+// queue, and a view it drops is lost.
 
 type View struct{ Lines []string }
 
 type board struct {
-	redraw chan View // one slot: the latest view
+	redraw chan View // one slot: the first view waiting wins
+	dirty  chan bool // one slot: redraw, whatever changed
 	latest chan View // drained before each send
 	log    chan View // a queue of views to record
 }
@@ -17,14 +19,22 @@ type board struct {
 func newBoard() *board {
 	return &board{
 		redraw: make(chan View, 1),
+		dirty:  make(chan bool, 1),
 		latest: make(chan View, 4),
 		log:    make(chan View, 32),
 	}
 }
 
-func (b *board) showAudit(v View) {
+func (b *board) showStaleBad(v View) {
 	select {
-	case b.redraw <- v: // want `send on b\.redraw \(chan View, cap 1\) drops the View without a trace.* \[audit: the channel holds one value, and a pending one already carries the news \(coalescing\)\]$`
+	case b.redraw <- v: // want `send on b\.redraw \(chan View, cap 1\) drops the View without a trace when the channel is full: the default neither returns a status, logs, counts nor hands the value on$`
+	default:
+	}
+}
+
+func (b *board) markDirtyAudit(changed bool) {
+	select {
+	case b.dirty <- changed: // want `send on b\.dirty \(chan bool, cap 1\) drops the bool without a trace.* \[audit: the channel holds one value, and a pending one already carries the news \(coalescing\)\]$`
 	default:
 	}
 }

@@ -118,7 +118,7 @@ func (x *Index) add(instr ssa.Instruction) {
 			}
 		}
 		if b, ok := instr.Call.Value.(*ssa.Builtin); ok && b.Name() == "close" {
-			if f := loadedField(instr.Call.Args[0]); f != nil {
+			if f := LoadedField(instr.Call.Args[0]); f != nil {
 				x.fieldCloses[f] = append(x.fieldCloses[f], instr)
 			}
 		}

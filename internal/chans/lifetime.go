@@ -322,8 +322,21 @@ func shutsDown(fn *ssa.Function) bool {
 //	}
 func (x *Index) LeavesLoop(r Site) bool {
 	recv, ok := r.Instr.(*ssa.UnOp)
-	if !ok || x.Loops(r.Func).Innermost(recv.Block()) == nil {
+	if !ok {
 		return false
+	}
+	// The loop must be a read loop: every trip receives. A receive inside
+	// one branch of a loop (a writer that waits for the reader's count
+	// after each write, io.Pipe's handshake) is taken each time its
+	// request is made, and the loop's other ways out are not its stop.
+	l := x.Loops(r.Func).Innermost(recv.Block())
+	if l == nil {
+		return false
+	}
+	for _, p := range l.Header.Preds {
+		if l.Blocks[p] && !recv.Block().Dominates(p) {
+			return false
+		}
 	}
 	closed := make(map[flow.Edge]bool)
 	if recv.CommaOk {
@@ -344,7 +357,8 @@ func (x *Index) LeavesLoop(r Site) bool {
 }
 
 // derived returns the values computed from what recv received, without
-// going through calls: the value, its fields, comparisons on them. A loop
+// going through calls other than len and cap: the value, its fields,
+// comparisons on them, what it is added to (a count of bytes written). A loop
 // that leaves on such a value (m.Kind == "end") stops on a message its
 // sender chose to send last, which is a protocol, not a receiver that goes
 // away; one that leaves when a write of the value fails does go away.
@@ -362,11 +376,19 @@ func derived(recv *ssa.UnOp) map[ssa.Value]bool {
 			if e, ok := ref.(*ssa.Extract); ok && v == recv && e.Index == 1 {
 				continue // ok, whose false branch is the close
 			}
-			switch ref.(type) {
+			switch ref := ref.(type) {
 			case *ssa.Extract, *ssa.Field, *ssa.FieldAddr, *ssa.UnOp, *ssa.BinOp,
-				*ssa.TypeAssert, *ssa.ChangeType, *ssa.Convert, *ssa.Index, *ssa.IndexAddr:
+				*ssa.TypeAssert, *ssa.ChangeType, *ssa.Convert, *ssa.Index, *ssa.IndexAddr,
+				*ssa.Slice, *ssa.Phi:
 				out[w] = true
 				work = append(work, w)
+			case *ssa.Call:
+				// len and cap of what was received, as a writer that
+				// leaves once the reader's count used up its buffer.
+				if b, ok := ref.Call.Value.(*ssa.Builtin); ok && (b.Name() == "len" || b.Name() == "cap") {
+					out[w] = true
+					work = append(work, w)
+				}
 			}
 		}
 	}
@@ -434,11 +456,28 @@ func (x *Index) StopsOnDeregistration(r Site, home Origin) bool {
 func (x *Index) StopsForGood(r Site) bool {
 	stops := x.stopCases(r)
 	for _, f := range stops {
-		if len(x.fieldCloses[f]) == 0 {
-			return false
+		if len(x.fieldCloses[f]) == 0 || x.sentOn(f) {
+			return false // a channel that carries values is no stop signal
 		}
 	}
 	return len(stops) > 0
+}
+
+// sentOn reports whether the package sends values on channels loaded from
+// f, other than a last one on its way to closing it (a shutdown that sends
+// its error to a waiting call, then closes the channel).
+func (x *Index) sentOn(f *types.Var) bool {
+	closers := make(map[*ssa.Function]bool)
+	for _, c := range x.fieldCloses[f] {
+		closers[c.Parent()] = true
+	}
+	found := false
+	x.sendsOnField(f, func(instr ssa.Instruction, _ ssa.Value) {
+		if !closers[instr.Parent()] {
+			found = true
+		}
+	})
+	return found
 }
 
 // stopCases returns the fields of the stop channels r's function gives up
@@ -458,7 +497,7 @@ func (x *Index) stopCases(r Site) []*types.Var {
 				if st.Dir != types.RecvOnly || sel == r.Instr && i == r.State || !x.returnsAfter(sel, i, r.Instr) {
 					continue
 				}
-				f := loadedField(st.Chan)
+				f := LoadedField(st.Chan)
 				if f == nil {
 					return nil
 				}

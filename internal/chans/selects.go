@@ -174,11 +174,11 @@ func Refills(instr ssa.Instruction, ch ssa.Value) bool {
 	if flow.Before(instr, func(x ssa.Instruction) bool { return tookFrom(x, same, instr.Block()) }) {
 		return true
 	}
-	f := loadedField(ch)
+	f := LoadedField(ch)
 	if f == nil {
 		return false
 	}
-	sameField := func(c ssa.Value) bool { return loadedField(c) == f }
+	sameField := func(c ssa.Value) bool { return LoadedField(c) == f }
 	for _, d := range deferredAt(instr.Parent()) {
 		if flow.Before(d, func(x ssa.Instruction) bool { return tookFrom(x, sameField, d.Block()) }) {
 			return true
@@ -187,8 +187,8 @@ func Refills(instr ssa.Instruction, ch ssa.Value) bool {
 	return false
 }
 
-// loadedField returns the field a channel value is loaded from, x.f.
-func loadedField(ch ssa.Value) *types.Var {
+// LoadedField returns the field a channel value is loaded from, x.f.
+func LoadedField(ch ssa.Value) *types.Var {
 	if load, ok := ch.(*ssa.UnOp); ok && load.Op == token.MUL {
 		if addr, ok := load.X.(*ssa.FieldAddr); ok {
 			return FieldOf(addr.X.Type(), addr.Field, true)

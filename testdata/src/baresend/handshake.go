@@ -125,3 +125,41 @@ func (f *feed) publishAllBad(vs []int) {
 		f.out <- v // want `send on f.out \(chan int, cap 1\) can block forever.*\[audit: `
 	}
 }
+
+// duplex pairs each write with the reader's count of what it took: the
+// writer asks on reqs and then waits for the answer with a plain receive,
+// so the reader's answer always meets it; the writer's way out on done
+// comes before it asks.
+type duplex struct {
+	reqs    chan []byte
+	answers chan int
+	done    chan struct{}
+}
+
+func (d *duplex) read(b []byte) int {
+	select {
+	case bw := <-d.reqs:
+		n := copy(b, bw)
+		d.answers <- n // ok: the writer that asked waits for this answer
+		return n
+	case <-d.done:
+		return 0
+	}
+}
+
+func (d *duplex) write(b []byte) int {
+	n := 0
+	for once := true; once || len(b) > 0; once = false {
+		select {
+		case d.reqs <- b:
+			nw := <-d.answers
+			b = b[nw:]
+			n += nw
+		case <-d.done:
+			return n
+		}
+	}
+	return n
+}
+
+func (d *duplex) close() { close(d.done) }

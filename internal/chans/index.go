@@ -41,6 +41,7 @@ type Index struct {
 
 	goStarts    map[*ssa.Function][]*ssa.Go // the go statements that start each function
 	fieldCloses map[*types.Var][]*ssa.Call  // close(x.f), by field
+	chanReturns []*ssa.Return                // returns of exported functions that return a channel
 
 	sends    []*ssa.Send              // every plain send in the package
 	inserts  map[any][]*ssa.MapUpdate // m[k] = v, by the map's field or global
@@ -100,6 +101,10 @@ func (x *Index) add(instr ssa.Instruction) {
 		}
 	case *ssa.Send:
 		x.sends = append(x.sends, instr)
+	case *ssa.Return:
+		if obj := instr.Parent().Object(); obj != nil && obj.Exported() && returnsChan(instr) {
+			x.chanReturns = append(x.chanReturns, instr)
+		}
 	case *ssa.Go:
 		if fn := goEntry(instr); fn != nil {
 			x.goStarts[fn] = append(x.goStarts[fn], instr)
@@ -355,6 +360,35 @@ func (x *Index) collectStored(home Origin, seen map[Origin]bool, out *[]Origin) 
 // elemStore is a store into an element of container: m[k] = val or
 // s[i] = val.
 type elemStore struct{ container, val ssa.Value }
+
+func returnsChan(r *ssa.Return) bool {
+	for _, v := range r.Results {
+		if isChan(v.Type()) {
+			return true
+		}
+	}
+	return false
+}
+
+// HandedOutBy returns the exported function that returns the channel kept
+// in field f to its callers (func (c *PubSub) Channel() <-chan *Message {
+// return c.ch }), or nil. The callers read it, which the package cannot
+// see.
+func (x *Index) HandedOutBy(f *types.Var) *ssa.Function {
+	for _, r := range x.chanReturns {
+		for _, v := range r.Results {
+			if !isChan(v.Type()) {
+				continue
+			}
+			for _, o := range x.Origins(v) {
+				if o.Kind == Field && o.Field == f {
+					return r.Parent()
+				}
+			}
+		}
+	}
+	return nil
+}
 
 // RegisteredByCaller returns, when code outside the package can hand the
 // channels kept at home to it, the parameter through which it does: a

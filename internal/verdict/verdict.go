@@ -152,21 +152,33 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 }
 
 // callersChannel proves a send on channels that callers outside the
-// package hand in (a Notify(c) that registers c) when the send loops: over
-// every registered channel, or on the same one. Any caller can stop
+// package hand in (a Notify(c) that registers c), or that an exported
+// function hands out to them (a Channel() that returns the field), when
+// the send loops: over every registered channel, or on the same one. Any caller can stop
 // reading, and the loop, which every other caller depends on, then stops
 // for good. A single send on a caller's channel stays in the audit tier:
 // the caller may read it exactly once, as its API asks.
 func (j *Judge) callersChannel(instr ssa.Instruction, ch ssa.Value, v Verdict, kept chans.Origin) Verdict {
-	p := j.idx.RegisteredByCaller(kept)
 	l := j.idx.Loops(instr.Parent()).Innermost(instr.Block())
-	if p == nil || l == nil || varies(ch, l, 0) && !j.overRegistry(ch, l) {
+	if l == nil || varies(ch, l, 0) && !j.overRegistry(ch, l) {
 		return v
 	}
-	who := OwnerName(p.Parent())
-	v.Reason = "its receiver is the caller that handed it to " + who + ", who can stop reading, and " + v.Reason
-	v.Related = append(v.Related, related(p.Pos(), "callers hand in their channel here"))
-	v.Missing = ""
+	if p := j.idx.RegisteredByCaller(kept); p != nil {
+		who := OwnerName(p.Parent())
+		v.Reason = "its receiver is the caller that handed it to " + who + ", who can stop reading, and " + v.Reason
+		v.Related = append(v.Related, related(p.Pos(), "callers hand in their channel here"))
+		v.Missing = ""
+		return v
+	}
+	if kept.Kind != chans.Field || kept.Field == nil {
+		return v
+	}
+	if fn := j.idx.HandedOutBy(kept.Field); fn != nil {
+		who := OwnerName(fn)
+		v.Reason = "its receiver is the caller that " + who + " hands it to, who can stop reading, and " + v.Reason
+		v.Related = append(v.Related, related(fn.Pos(), who+" hands the channel to its callers"))
+		v.Missing = ""
+	}
 	return v
 }
 

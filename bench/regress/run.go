@@ -137,11 +137,11 @@ func command(cfg config, dir, name string, args ...string) ([]byte, error) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		// sendlint -json exits 0 with findings and 1 when a package does not
-		// load; the JSON it printed says which, so keep it.
-		if name != "go" && stdout.Len() > 0 && !bytes.Contains(stderr.Bytes(), []byte("no packages to analyse")) {
-			return stdout.Bytes(), nil
-		}
+		// sendlint -json exits 0 with findings and 1 when some package did
+		// not load or a pass failed: it prints {} (or the findings of the
+		// packages that did load) and the errors on standard error. A
+		// package whose test files do not build (go vet analyses a package
+		// with its tests) is such an error, not a run without findings.
 		return nil, fmt.Errorf("%s %s: %v: %s", filepath.Base(name), strings.Join(args, " "), err, tail(stderr.String(), 6))
 	}
 	return stdout.Bytes(), nil

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // These tests cover the case file and the matching of findings to lines;
@@ -85,10 +86,16 @@ func TestShippedCases(t *testing.T) {
 	if len(cases) < 15 {
 		t.Errorf("cases.txt has %d cases, want at least 15", len(cases))
 	}
+	commits := map[string]bool{}
 	for _, c := range cases {
 		if !strings.HasPrefix(c.Commit, "https://github.com/") || !strings.Contains(c.Commit, "/commit/") {
 			t.Errorf("%s: commit %q is not a GitHub commit URL", c.Name, c.Commit)
 		}
+		commits[c.Commit] = true
+	}
+	// Cases that share a fix are not independent evidence.
+	if len(commits) < 15 {
+		t.Errorf("cases.txt has %d distinct fix commits, want at least 15", len(commits))
 	}
 }
 
@@ -176,5 +183,24 @@ func TestTally(t *testing.T) {
 	}
 	if !(totals{cases: 1, found: 1, quiet: 1}).ok() {
 		t.Error("one found and quiet case is not ok")
+	}
+}
+
+// A sendlint run that exits with errors, as it does when a package or its
+// test files do not build, is an error of the case, not a run without
+// findings, even though it printed {} on standard output.
+func TestCommandFailedRun(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "fake-sendlint")
+	script := "#!/bin/sh\necho '{}'\necho 'sendlint: package example.com/dep: does not build' >&2\nexit 1\n"
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, err := command(config{timeout: time.Minute}, dir, fake, "-json", "example.com/m")
+	if err == nil || !strings.Contains(err.Error(), "does not build") {
+		t.Errorf("command = %q, %v; want an error carrying the standard error", out, err)
 	}
 }

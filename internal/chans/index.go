@@ -41,7 +41,7 @@ type Index struct {
 
 	goStarts    map[*ssa.Function][]*ssa.Go // the go statements that start each function
 	fieldCloses map[*types.Var][]*ssa.Call  // close(x.f), by field
-	chanReturns []*ssa.Return                // returns of exported functions that return a channel
+	chanReturns []*ssa.Return               // returns of exported functions that return a channel
 
 	sends    []*ssa.Send              // every plain send in the package
 	inserts  map[any][]*ssa.MapUpdate // m[k] = v, by the map's field or global

@@ -529,7 +529,14 @@ func (j *Judge) madeVerdict(mk *ssa.MakeChan, instr ssa.Instruction, state int) 
 // receivers splits the receive sites of u into those on the owner's
 // goroutine and those on goroutines it started. ok is false when receives
 // happen in a helper the owner calls, which the pass does not model.
+//
+// A receive in a function the owner calls and waits for (a stream
+// handler's process loop, handed the channel) counts with the goroutines'
+// receives: like them, it must drain the channel before it returns, for
+// the owner, which then returns, receives nothing itself. When the owner
+// also receives, the pass does not weigh the two together.
 func receivers(u *chans.Uses) (inOwner, async []chans.Site, ok bool) {
+	var called []chans.Site
 	for _, r := range u.Recvs {
 		switch {
 		case r.Start == nil:
@@ -537,10 +544,13 @@ func receivers(u *chans.Uses) (inOwner, async []chans.Site, ok bool) {
 		case r.Async:
 			async = append(async, r)
 		default:
-			return nil, nil, false
+			called = append(called, r)
 		}
 	}
-	return inOwner, async, true
+	if len(called) > 0 && len(inOwner) > 0 {
+		return nil, nil, false
+	}
+	return inOwner, append(async, called...), true
 }
 
 // visible reports whether every receiver of the channel can be seen: it is
@@ -565,6 +575,9 @@ func (j *Judge) visible(u *chans.Uses) bool {
 
 // senderVerdict judges a send made on a goroutine the owner started.
 func (j *Judge) senderVerdict(u *chans.Uses, s chans.Site) Verdict {
+	if v := j.returnedToCaller(u, s); v.Blocks {
+		return v
+	}
 	if !j.visible(u) {
 		return Verdict{}
 	}
@@ -580,6 +593,46 @@ func (j *Judge) senderVerdict(u *chans.Uses, s chans.Site) Verdict {
 		return j.consumerMayStop(u, async)
 	}
 	return Verdict{}
+}
+
+// returnedToCaller judges the goroutine of a function that returns the
+// channel to its callers: an exported function whose channel escapes only
+// by being returned, and whose goroutine keeps sending on it in a loop.
+// Its caller can stop reading (it cancels and walks away), and the
+// goroutine then blocks for good. A generator that sends one value, or has
+// room for all it sends, is not this; the capacity rule has already
+// cleared the latter.
+func (j *Judge) returnedToCaller(u *chans.Uses, s chans.Site) Verdict {
+	owner := u.Owner()
+	obj := owner.Object()
+	if obj == nil || !obj.Exported() || len(u.Escapes) == 0 || len(u.Recvs) > 0 || len(u.Stores) > 0 {
+		return Verdict{}
+	}
+	for _, e := range u.Escapes {
+		if _, ok := e.(*ssa.Return); !ok {
+			return Verdict{}
+		}
+	}
+	l := j.idx.Loops(s.Func).Innermost(s.Instr.Block())
+	var ch ssa.Value
+	switch send := s.Instr.(type) {
+	case *ssa.Send:
+		ch = send.Chan
+	default:
+		return Verdict{}
+	}
+	if l == nil || varies(ch, l, 0) {
+		return Verdict{}
+	}
+	who := OwnerName(owner)
+	return Verdict{
+		Blocks: true,
+		Reason: "its receiver is the caller " + who + " returns it to, who can stop reading, and this loop has no liveness case (ctx.Done(), a stop channel) to give up",
+		Related: []analysis.RelatedInformation{
+			related(s.Start.Pos(), "sender started here"),
+			related(u.Escapes[0].Pos(), who+" returns the channel here"),
+		},
+	}
 }
 
 // ownerVerdict judges a send made on the owner's goroutine.
@@ -781,11 +834,19 @@ func (j *Judge) consumerMayStop(u *chans.Uses, async []chans.Site) Verdict {
 			return Verdict{
 				Blocks:  true,
 				Reason:  fmt.Sprintf("its receiver %s can return before draining it", OwnerName(r.Func)),
-				Related: []analysis.RelatedInformation{related(r.Start.Pos(), "receiver started here")},
+				Related: []analysis.RelatedInformation{related(r.Start.Pos(), startedOrCalled(r)+" here")},
 			}
 		}
 	}
 	return Verdict{}
+}
+
+// startedOrCalled says how the owner runs the receiver r.
+func startedOrCalled(r chans.Site) string {
+	if _, call := r.Start.(*ssa.Call); call && !r.Async {
+		return "receiver called"
+	}
+	return "receiver started"
 }
 
 // receivesOnce reports whether one send meets a receiver that receives on

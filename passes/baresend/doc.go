@@ -107,13 +107,21 @@
 // that is passed to code outside it (the receiver is unknown).
 //
 // Generators. A function that returns a channel its own goroutine sends on
-// is not reported: whether the caller drains it is not visible from the
-// generator, and in real code generators size their buffer for what they
-// send. Measured before deciding: the standard library has one generator
-// outside tests, and grpc, connect, raft, the etcd server and nats-server
-// together have five; each either buffers every value it sends or sends a
-// single result into a buffer of one. Reporting them would have added only
-// noise.
+// is reported only when it is exported and the goroutine keeps sending on
+// the channel in a loop: its caller can stop reading (it cancels and walks
+// away), and the goroutine then blocks for good. One that sends a single
+// value, or has room for every value it sends, is not reported. Measured
+// before deciding: the standard library has one generator outside tests,
+// and grpc, connect, raft, the etcd server and nats-server together have
+// five; each either buffers every value it sends or sends a single result
+// into a buffer of one. The same holds for channels an exported function
+// hands out from a field (a subscription's Channel()) or takes in from its
+// callers (a Notify(c)): a loop that keeps sending on them, or sends on
+// every registered one, is reported; a single send is in the audit tier.
+//
+// A receiver in a function the owner calls and waits for (a stream
+// handler's process loop, handed the channel) must drain it like a
+// goroutine that receives, since the owner returns with it.
 //
 // A default is not a fix by itself: it trades the wedge for a value lost
 // without a trace, which silentdrop reports unless the default makes the

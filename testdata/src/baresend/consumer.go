@@ -94,3 +94,34 @@ func handOffOK(ctx context.Context, target string) {
 	}
 	go transfer(target, doneCh)
 }
+
+// streamHandler reads requests on a goroutine of its own and processes
+// them in a loop it calls and waits for. The loop returns when the server
+// stops; the handler returns with it, and the reader, holding the next
+// request, blocks forever.
+type xdsServer struct{ done chan struct{} }
+
+func (s *xdsServer) streamHandlerBad(recv func() (string, error)) {
+	reqs := make(chan string)
+	go func() {
+		for {
+			req, err := recv()
+			if err != nil {
+				return
+			}
+			reqs <- req // want `send on reqs \(chan string, unbuffered\) can block forever: its receiver \(\*xdsServer\).process can return before draining it`
+		}
+	}()
+	s.process(reqs)
+}
+
+func (s *xdsServer) process(reqs <-chan string) {
+	for {
+		select {
+		case r := <-reqs:
+			println(r)
+		case <-s.done:
+			return
+		}
+	}
+}

@@ -246,3 +246,29 @@ func firstEventBad(b broker, timeout <-chan struct{}) string {
 		return ""
 	}
 }
+
+// FindAll streams results to its caller, who stops reading when it has
+// enough and cancels: the goroutine's next send blocks forever.
+func FindAll(next func() (string, bool)) <-chan string {
+	out := make(chan string)
+	go func() {
+		defer close(out)
+		for {
+			v, ok := next()
+			if !ok {
+				return
+			}
+			out <- v // want `send on out \(chan string, unbuffered\) can block forever: its receiver is the caller FindAll returns it to, who can stop reading`
+		}
+	}()
+	return out
+}
+
+// First hands its caller one value, with room for it: a generator of one.
+func First(get func() string) <-chan string {
+	out := make(chan string, 1)
+	go func() {
+		out <- get() // ok: room for the one value it sends
+	}()
+	return out
+}

@@ -163,6 +163,10 @@ func (j *Judge) callersChannel(instr ssa.Instruction, ch ssa.Value, v Verdict, k
 	if l == nil || varies(ch, l, 0) && !j.overRegistry(ch, l) {
 		return v
 	}
+	if f := chosenBlocking(instr, ch); f != nil {
+		v.Missing = "the send blocks only when the caller asked for it (" + f.Name() + "); the other branch does not wait"
+		return v
+	}
 	if p := j.idx.RegisteredByCaller(kept); p != nil {
 		who := OwnerName(p.Parent())
 		v.Reason = "its receiver is the caller that handed it to " + who + ", who can stop reading, and " + v.Reason
@@ -387,6 +391,70 @@ func (j *Judge) deregistered(r chans.Site, kept chans.Origin) string {
 		name = registry.Field.Name()
 	}
 	return "its receiver stops only where " + name + "'s entries are deleted, and the send looks its channel up there"
+}
+
+// chosenBlocking returns the flag that chose this bare send, when the send
+// runs on one branch of a condition on a boolean field and the other
+// branch sends on the same channel without waiting (a select with a
+// default): the caller that set the flag asked for blocking delivery.
+//
+//	if or.blocking {
+//		or.channel <- ob
+//	} else {
+//		select {
+//		case or.channel <- ob:
+//		default:
+//		}
+//	}
+func chosenBlocking(instr ssa.Instruction, ch ssa.Value) *types.Var {
+	for d := instr.Block().Idom(); d != nil; d = d.Idom() {
+		if len(d.Instrs) == 0 || len(d.Succs) != 2 {
+			continue
+		}
+		cond, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		load, ok := cond.Cond.(*ssa.UnOp)
+		if !ok || load.Op != token.MUL {
+			continue
+		}
+		addr, ok := load.X.(*ssa.FieldAddr)
+		if !ok {
+			continue
+		}
+		other := d.Succs[1]
+		if d.Succs[1].Dominates(instr.Block()) {
+			other = d.Succs[0]
+		}
+		if nonBlockingSendIn(other, ch) {
+			return chans.FieldOf(addr.X.Type(), addr.Field, true)
+		}
+	}
+	return nil
+}
+
+// nonBlockingSendIn reports whether the blocks b dominates hold a select
+// with a default that sends on the same field as ch.
+func nonBlockingSendIn(b *ssa.BasicBlock, ch ssa.Value) bool {
+	f := chans.LoadedField(ch)
+	for _, x := range b.Parent().Blocks {
+		if !b.Dominates(x) {
+			continue
+		}
+		for _, instr := range x.Instrs {
+			sel, ok := instr.(*ssa.Select)
+			if !ok || sel.Blocking {
+				continue
+			}
+			for _, st := range sel.States {
+				if st.Dir == types.SendOnly && (chans.SameValue(st.Chan, ch) || f != nil && chans.LoadedField(st.Chan) == f) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // shutdownGuard says what is missing when the send runs only while a

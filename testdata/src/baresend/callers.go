@@ -34,3 +34,30 @@ func (c *amqpConn) shutdownBad(err error) {
 func (c *amqpConn) reportOnceAudit(err error) {
 	c.single <- err // want `send on c.single .*\[audit: no receiver of it is visible in this package\]`
 }
+
+// watchers deliver each event to every registered watcher; a watcher that
+// asked for blocking delivery gets every event, the others may miss some.
+type watcher struct {
+	ch       chan string
+	blocking bool
+}
+
+type watchers struct{ all []*watcher }
+
+// Watch registers a caller's channel, and whether to wait for it.
+func (w *watchers) Watch(ch chan string, blocking bool) {
+	w.all = append(w.all, &watcher{ch: ch, blocking: blocking})
+}
+
+func (w *watchers) publishAsAskedAudit(e string) {
+	for _, x := range w.all {
+		if x.blocking {
+			x.ch <- e // want `send on x.ch .*\[audit: the send blocks only when the caller asked for it \(blocking\); the other branch does not wait\]`
+		} else {
+			select {
+			case x.ch <- e:
+			default:
+			}
+		}
+	}
+}

@@ -374,8 +374,16 @@ func returnsChan(r *ssa.Return) bool {
 // in field f to its callers (func (c *PubSub) Channel() <-chan *Message {
 // return c.ch }), or nil. The callers read it, which the package cannot
 // see.
+//
+// A method this package also calls through an interface (a transport's
+// StreamCh, read by the package's own listener through its Transport) is
+// not a hand-off to unknown callers: the package reads the channel itself,
+// where the index cannot follow it.
 func (x *Index) HandedOutBy(f *types.Var) *ssa.Function {
 	for _, r := range x.chanReturns {
+		if x.invoked[r.Parent().Name()] {
+			continue
+		}
 		for _, v := range r.Results {
 			if !isChan(v.Type()) {
 				continue

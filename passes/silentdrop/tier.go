@@ -21,6 +21,7 @@ const (
 	missOneSlot    = "the channel holds one value, and a pending one already carries the news (coalescing)"
 	missRegistered = "the channel is one a caller handed to this package, and that caller sizes its buffer"
 	missNotOwed    = "the dropped value is not owed to a caller or a request"
+	missLate       = "the one waiting for it gives up after a while, and a late answer has no one to go to"
 )
 
 // missing says why a drop that leaves no trace belongs to the audit tier,
@@ -43,11 +44,41 @@ func (c *checker) missing(d *branch, sends []int) string {
 			return missOneSlot
 		case c.registered(st.Chan):
 			return missRegistered
+		case c.lateAnswer(st.Chan):
+			return missLate
 		case !c.owed(st.Send):
 			return missNotOwed
 		}
 	}
 	return ""
+}
+
+// lateAnswer reports whether every channel the send may be on is a reply
+// slot its maker waits on for a while: it is made in this package, only the
+// function that made it receives from it, and every such receive is a case
+// of a select that can give up (a timeout, a context). An answer that comes
+// after the wait ended is dropped by design: no one is left to take it.
+//
+//	ackCh := make(chan ackMessage, 1)
+//	m.setProbeChannels(seq, ackCh, ...)   // the handler answers without waiting
+//	select {
+//	case v := <-ackCh:
+//	case <-time.After(timeout):           // the prober gives up
+//	}
+func (c *checker) lateAnswer(ch ssa.Value) bool {
+	makes := c.makes(ch)
+	for _, mk := range makes {
+		u := c.idx.Uses(mk)
+		if len(u.Recvs) == 0 {
+			return false
+		}
+		for _, r := range u.Recvs {
+			if r.Func != mk.Parent() || !c.idx.GivesUp(r) {
+				return false
+			}
+		}
+	}
+	return len(makes) > 0
 }
 
 // intended reports whether the default carries a comment, on its own
@@ -66,9 +97,13 @@ func (c *checker) intended(sel *ssa.Select) bool {
 		return false
 	}
 	from, to := c.defaultSpan(stmt, def)
+	tf := c.pass.Fset.File(stmt.Pos())
+	above := tf.Line(stmt.Pos()) - 1 // the comment on the line above the select
 	for _, g := range f.Comments {
 		for _, cm := range g.List {
-			if cm.Pos() >= from && cm.Pos() < to && explains(cm.Text) {
+			inDefault := cm.Pos() >= from && cm.Pos() < to
+			onSelect := tf.Line(g.End()) == above
+			if (inDefault || onSelect) && explains(cm.Text) {
 				return true
 			}
 		}

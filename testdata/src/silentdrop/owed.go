@@ -143,3 +143,35 @@ func interestChanged(added, removed chan<- bool) {
 	notifyInterest(added, true)
 	notifyInterest(removed, false)
 }
+
+// prober waits a while for the ack of each probe; the handler answers
+// without waiting, and an ack that comes after the prober gave up has no
+// one to go to.
+type prober struct{ handlers map[int]func(string) }
+
+func (p *prober) probe(seq, peers int, timeout <-chan struct{}) (string, bool) {
+	ack := make(chan string, peers+1)
+	p.handlers[seq] = func(payload string) {
+		select {
+		case ack <- payload: // want `send on ack .*\[audit: the one waiting for it gives up after a while, and a late answer has no one to go to\]`
+		default:
+		}
+	}
+	select {
+	case a := <-ack:
+		return a, true
+	case <-timeout:
+		return "", false
+	}
+}
+
+// tee copies each event to its own stream.
+type tee struct{ stream chan string }
+
+func (t *tee) forward(e string) {
+	// Forward to the stream, never block the caller.
+	select {
+	case t.stream <- e: // want `send on t.stream .*\[audit: a comment in the default says the drop is intended\]`
+	default:
+	}
+}

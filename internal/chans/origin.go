@@ -286,7 +286,14 @@ func (x *Index) paramOrigins(p *ssa.Parameter, seen map[ssa.Value]bool, depth in
 	sites, ok := x.callers(fn)
 	if !ok || len(sites) == 0 {
 		*out = append(*out, Origin{Kind: Param, Param: p})
-		return
+		// Callers outside the package are unknown, but those inside it
+		// are not: a constructor exported for tests and called here
+		// with the package's own channel (NewBlockPool(..., errorsCh))
+		// still has that channel as one of its origins.
+		sites = x.calls[fn]
+		if len(sites) == 0 || fn.Pkg != x.pkg {
+			return
+		}
 	}
 	i := paramIndex(p)
 	for _, site := range sites {

@@ -11,3 +11,9 @@ func TestNotifier(t *testing.T) {
 		return
 	}
 }
+
+func TestFill(t *testing.T) {
+	out := make(chan string)
+	go Fill(out, []string{"a", "b"})
+	<-out
+}

@@ -78,7 +78,7 @@ func TestShippedCases(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	cases, err := parseCases(f)
 	if err != nil {
 		t.Fatal(err)

@@ -133,16 +133,6 @@ func calls(fn, callee *ssa.Function) bool {
 	return false
 }
 
-// encloses reports whether fn is outer or a function literal inside it.
-func encloses(outer, fn *ssa.Function) bool {
-	for ; fn != nil; fn = fn.Parent() {
-		if fn == outer {
-			return true
-		}
-	}
-	return false
-}
-
 // RunsOncePerChannel reports whether the receive site r, of a channel made
 // by one of makes, runs at most once for each channel made: it is in the
 // function that made the channel, or in a function that function starts or

@@ -106,15 +106,16 @@ func (j *Judge) originVerdict(o chans.Origin, instr ssa.Instruction, state int, 
 
 // withReceivers weighs the receivers this package shows for a channel held
 // in a field, a global or the elements of a container there. The proof is
-// a receiver that can give up (a select with a default or another live
-// case, after which it can return) and that is the channel's last: it runs
-// once per channel made (chans.RunsOncePerChannel), so that once it has
-// stopped nothing receives again. A reply slot, which its maker waits on,
-// also needs more values than its buffer holds (overflow); and a send that
-// first checks a shutdown flag may only run before the receiver stops
-// (shutdownGuard). When every
-// receiver is visible and each waits with a plain receive, the send is one
-// side of a handshake whose other side is waiting: not reported.
+// a receiver that can stop (a select that gives up, a read loop that
+// returns before the close) and is the channel's last: it runs once per
+// channel made (chans.RunsOncePerChannel), or gives up on a stop channel
+// that stays closed (chans.StopsForGood). A reply slot its maker waits on
+// also needs more values than its buffer holds (overflow); a send guarded
+// by a shutdown flag, or on a channel whose receiver stops only where its
+// registry is emptied, may be ordered before the stop, which the pass
+// cannot see. When every receiver is visible and each waits with a plain
+// receive, the send is one side of a handshake whose other side is
+// waiting: not reported. With no receiver in view, callersChannel decides.
 func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, recvs []chans.Site, visible bool, kept chans.Origin) Verdict {
 	if !chans.InTestFile(instr) {
 		// A test's receiver proves nothing about the code that ships,
@@ -158,10 +159,11 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 // callersChannel proves a send on channels that callers outside the
 // package hand in (a Notify(c) that registers c), or that an exported
 // function hands out to them (a Channel() that returns the field), when
-// the send loops: over every registered channel, or on the same one. Any caller can stop
-// reading, and the loop, which every other caller depends on, then stops
-// for good. A single send on a caller's channel stays in the audit tier:
-// the caller may read it exactly once, as its API asks.
+// the send loops, over every registered channel or on the same one: any
+// caller can stop reading, and the loop, which every other caller depends
+// on, then stops for good. A single send on a caller's channel stays in
+// the audit tier, as the caller may read it exactly once, and so does a
+// bare send the caller chose beside a non-blocking one (chosenBlocking).
 func (j *Judge) callersChannel(instr ssa.Instruction, ch ssa.Value, v Verdict, kept chans.Origin) Verdict {
 	l := j.idx.Loops(instr.Parent()).Innermost(instr.Block())
 	if l == nil || varies(ch, l, 0) && !j.overRegistry(ch, l) {

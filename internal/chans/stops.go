@@ -1,0 +1,340 @@
+package chans
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/sendlint/sendlint/internal/flow"
+)
+
+// GuardingFlag returns the boolean field whose check guards instr, when
+// instr runs only while the field is false and the package sets it to true
+// somewhere (a shutdown flag):
+//
+//	if db.closed {     // t5 = *t4; if t5 goto 3 else 4
+//		return
+//	}
+//	db.openerCh <- struct{}{}
+//
+// It looks at the conditions of the blocks that dominate instr.
+func (x *Index) GuardingFlag(instr ssa.Instruction) *types.Var {
+	b := instr.Block()
+	for d := b.Idom(); d != nil; d = d.Idom() {
+		if f := x.flagFalseOn(d, b); f != nil {
+			return f
+		}
+	}
+	return nil
+}
+
+// flagFalseOn returns the field tested by the if that ends d, when b is
+// reached only through the branch on which the field is false.
+func (x *Index) flagFalseOn(d, b *ssa.BasicBlock) *types.Var {
+	if len(d.Instrs) == 0 || len(d.Succs) != 2 {
+		return nil
+	}
+	cond, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+	if !ok {
+		return nil
+	}
+	v, falseSucc := cond.Cond, d.Succs[1]
+	if not, ok := v.(*ssa.UnOp); ok && not.Op == token.NOT {
+		v, falseSucc = not.X, d.Succs[0]
+	}
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL || d.Succs[0] == d.Succs[1] || !falseSucc.Dominates(b) {
+		return nil
+	}
+	addr, ok := load.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil
+	}
+	f := FieldOf(addr.X.Type(), addr.Field, true)
+	if f == nil || !x.setTrue(f) {
+		return nil
+	}
+	return f
+}
+
+// setTrue reports whether the package sets f to true in a function that
+// shuts something down: it closes a channel or calls a func value held in a
+// field (a context's cancel, a stop function). That is the shape of a Close
+// that marks its object closed and then stops the goroutines that serve it;
+// a flag set on the way in (registered = true) is not one.
+func (x *Index) setTrue(f *types.Var) bool {
+	for _, st := range x.fieldSts[f] {
+		if c, ok := st.Val.(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Bool &&
+			constant.BoolVal(c.Value) && shutsDown(st.Parent()) {
+			return true
+		}
+	}
+	return false
+}
+
+// shutsDown reports whether fn closes a channel or calls a func value loaded
+// from a field.
+func shutsDown(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			switch v := call.Common().Value.(type) {
+			case *ssa.Builtin:
+				if v.Name() == "close" {
+					return true
+				}
+			case *ssa.UnOp:
+				if _, ok := v.X.(*ssa.FieldAddr); ok && v.Op == token.MUL {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// LeavesLoop reports whether the plain receive r is in a loop that its
+// function can leave, and return, before the channel is closed: a reader
+// that ranges over its channel and returns when a write fails, or a loop
+// that stops on a sentinel value. Such a receiver can stop receiving while
+// senders remain. A loop that leaves only when the channel is closed (a
+// range, or ok false) keeps receiving for as long as anyone sends.
+//
+//	for m := range c {        // t4 = <-c,ok; t5 = extract t4 #1; if t5 goto body else done
+//		if err := write(m); err != nil {
+//			return            // reachable without passing done
+//		}
+//	}
+func (x *Index) LeavesLoop(r Site) bool {
+	recv, ok := r.Instr.(*ssa.UnOp)
+	if !ok {
+		return false
+	}
+	// The loop must be a read loop: every trip receives. A receive inside
+	// one branch of a loop (a writer that waits for the reader's count
+	// after each write, io.Pipe's handshake) is taken each time its
+	// request is made, and the loop's other ways out are not its stop.
+	l := x.Loops(r.Func).Innermost(recv.Block())
+	if l == nil {
+		return false
+	}
+	for _, p := range l.Header.Preds {
+		if l.Blocks[p] && !recv.Block().Dominates(p) {
+			return false
+		}
+	}
+	closed := make(map[flow.Edge]bool)
+	if recv.CommaOk {
+		for _, ref := range *recv.Referrers() {
+			if e, ok := ref.(*ssa.Extract); ok && e.Index == 1 {
+				okBranches(e, true, closed)
+			}
+		}
+	}
+	sentinel := derived(recv)
+	leave := flow.Path{
+		Stop: func(i ssa.Instruction) bool { return i == recv },
+		StopEdge: func(e flow.Edge) bool {
+			return closed[e] || decidedBy(e.From, sentinel)
+		},
+	}
+	return leave.ReturnReachable(recv.Block(), flow.IndexOf(recv))
+}
+
+// derived returns the values computed from what recv received, without
+// going through calls other than len and cap: the value, its fields,
+// comparisons on them, what it is added to (a count of bytes written). A loop
+// that leaves on such a value (m.Kind == "end") stops on a message its
+// sender chose to send last, which is a protocol, not a receiver that goes
+// away; one that leaves when a write of the value fails does go away.
+func derived(recv *ssa.UnOp) map[ssa.Value]bool {
+	out := map[ssa.Value]bool{recv: true}
+	work := []ssa.Value{recv}
+	for len(work) > 0 && len(out) < 64 {
+		v := work[0]
+		work = work[1:]
+		for _, ref := range *v.Referrers() {
+			w, ok := ref.(ssa.Value)
+			if !ok || out[w] {
+				continue
+			}
+			if e, ok := ref.(*ssa.Extract); ok && v == recv && e.Index == 1 {
+				continue // ok, whose false branch is the close
+			}
+			switch ref := ref.(type) {
+			case *ssa.Extract, *ssa.Field, *ssa.FieldAddr, *ssa.UnOp, *ssa.BinOp,
+				*ssa.TypeAssert, *ssa.ChangeType, *ssa.Convert, *ssa.Index, *ssa.IndexAddr,
+				*ssa.Slice, *ssa.Phi:
+				out[w] = true
+				work = append(work, w)
+			case *ssa.Call:
+				// len and cap of what was received, as a writer that
+				// leaves once the reader's count used up its buffer.
+				if b, ok := ref.Call.Value.(*ssa.Builtin); ok && (b.Name() == "len" || b.Name() == "cap") {
+					out[w] = true
+					work = append(work, w)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// decidedBy reports whether b ends in a branch on one of the values.
+func decidedBy(b *ssa.BasicBlock, values map[ssa.Value]bool) bool {
+	if len(b.Instrs) == 0 {
+		return false
+	}
+	cond, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	return ok && values[cond.Cond]
+}
+
+// StopsOnDeregistration reports whether the receiver r stops only when its
+// channel leaves the registry at home (a map in a field or global that the
+// sender looks the channel up in): every way it gives up is a select case
+// on a stop channel that the package closes only in functions that also
+// delete from that registry. A Close that, under the registry's lock,
+// closes the stop channel and deletes every entry leaves no sender able to
+// find the channel once its receiver is gone.
+//
+//	func (subs *consumers) close() {
+//		subs.Lock()
+//		defer subs.Unlock()
+//		close(subs.closed)            // the buffer goroutines return
+//		for tag, ch := range subs.chans {
+//			delete(subs.chans, tag)   // and send finds nothing to send on
+//			close(ch)
+//		}
+//	}
+func (x *Index) StopsOnDeregistration(r Site, home Origin) bool {
+	key := registryOf(home)
+	if key == nil {
+		return false
+	}
+	deregisters := make(map[*ssa.Function]bool)
+	for _, d := range x.deletes[key] {
+		deregisters[d.Parent()] = true
+	}
+	stops := x.stopCases(r)
+	if len(deregisters) == 0 || len(stops) == 0 {
+		return false
+	}
+	for _, f := range stops {
+		closes := x.fieldCloses[f]
+		if len(closes) == 0 {
+			return false
+		}
+		for _, c := range closes {
+			if !deregisters[c.Parent()] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// StopsForGood reports whether every way the receiver r gives up is a
+// select case on a stop channel the package closes: once closed, a stop
+// channel fires for every later call too, so a receiver that runs once per
+// request gives up on all of them, and none is left to receive. One that
+// gives up on its own context or timer may receive in the next call.
+func (x *Index) StopsForGood(r Site) bool {
+	stops := x.stopCases(r)
+	for _, f := range stops {
+		if len(x.fieldCloses[f]) == 0 || x.sentOn(f) {
+			return false // a channel that carries values is no stop signal
+		}
+	}
+	return len(stops) > 0
+}
+
+// sentOn reports whether the package sends values on channels loaded from
+// f, other than a last one on its way to closing it (a shutdown that sends
+// its error to a waiting call, then closes the channel).
+func (x *Index) sentOn(f *types.Var) bool {
+	closers := make(map[*ssa.Function]bool)
+	for _, c := range x.fieldCloses[f] {
+		closers[c.Parent()] = true
+	}
+	found := false
+	x.sendsOnField(f, func(instr ssa.Instruction, _ ssa.Value) {
+		if !closers[instr.Parent()] {
+			found = true
+		}
+	})
+	return found
+}
+
+// stopCases returns the fields of the stop channels r's function gives up
+// on: the select receive cases, other than r itself, after which it can
+// return without receiving again. It returns nil when one of them is not a
+// channel loaded from a field (a ctx.Done(), a timer), which stops the
+// receiver on its own schedule.
+func (x *Index) stopCases(r Site) []*types.Var {
+	var out []*types.Var
+	for _, b := range r.Func.Blocks {
+		for _, instr := range b.Instrs {
+			sel, ok := instr.(*ssa.Select)
+			if !ok {
+				continue
+			}
+			for i, st := range sel.States {
+				if st.Dir != types.RecvOnly || sel == r.Instr && i == r.State || !x.returnsAfter(sel, i, r.Instr) {
+					continue
+				}
+				f := LoadedField(st.Chan)
+				if f == nil {
+					return nil
+				}
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// returnsAfter reports whether the function can return after case i of sel
+// without passing the receive again.
+func (x *Index) returnsAfter(sel *ssa.Select, i int, recv ssa.Instruction) bool {
+	e, ok := CaseEdge(sel, i)
+	if !ok {
+		return false
+	}
+	leave := flow.Path{Stop: func(in ssa.Instruction) bool { return in == recv || in == sel }}
+	return isReturnBlock(e.To) || leave.ReturnReachable(e.To, -1)
+}
+
+func isReturnBlock(b *ssa.BasicBlock) bool {
+	if len(b.Instrs) == 0 {
+		return false
+	}
+	_, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+	return ok
+}
+
+// registryOf returns the key deletes are indexed by for the container at
+// home: its unexported field or global.
+func registryOf(home Origin) any {
+	switch {
+	case home.Kind == Field && home.Field != nil && !home.Field.Exported():
+		return home.Field
+	case home.Kind == Global && !home.Global.Object().Exported():
+		return home.Global.Object()
+	}
+	return nil
+}
+
+// InTestFile reports whether instr lies in a _test.go file. A receiver in a
+// test proves nothing about a send in the code a user ships: the test
+// variant of a package sees receivers that production never has.
+func InTestFile(instr ssa.Instruction) bool {
+	fn := instr.Parent()
+	return strings.HasSuffix(fn.Prog.Fset.Position(instr.Pos()).Filename, "_test.go") ||
+		fn.Synthetic == "" && strings.HasSuffix(fn.Prog.Fset.Position(fn.Pos()).Filename, "_test.go")
+}

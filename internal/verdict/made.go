@@ -1,0 +1,371 @@
+package verdict
+
+import (
+	"fmt"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/sendlint/sendlint/internal/chans"
+	"github.com/sendlint/sendlint/internal/flow"
+)
+
+// madeVerdict judges a send on a channel made in this package, where both
+// ends can be seen.
+func (j *Judge) madeVerdict(mk *ssa.MakeChan, instr ssa.Instruction, state int) Verdict {
+	u := j.idx.Uses(mk)
+	for _, s := range u.Sends {
+		if s.Instr != instr || s.State != state || j.idx.Covered(u, s) {
+			continue
+		}
+		var v Verdict
+		if s.Async {
+			v = j.senderVerdict(u, s)
+		} else {
+			v = j.ownerVerdict(u)
+		}
+		if v.Blocks {
+			v.Makes = []*ssa.MakeChan{mk}
+			v.Related = append(v.Related, related(mk.Pos(), "channel made here"+capSuffix(mk)))
+			return v
+		}
+	}
+	return Verdict{}
+}
+
+// receivers splits the receive sites of u into those on the owner's
+// goroutine and those on goroutines it started. ok is false when receives
+// happen in a helper the owner calls, which the pass does not model.
+//
+// A receive in a function the owner calls and waits for (a stream
+// handler's process loop, handed the channel) counts with the goroutines'
+// receives: like them, it must drain the channel before it returns, for
+// the owner, which then returns, receives nothing itself. When the owner
+// also receives, the pass does not weigh the two together.
+func receivers(u *chans.Uses) (inOwner, async []chans.Site, ok bool) {
+	var called []chans.Site
+	for _, r := range u.Recvs {
+		switch {
+		case r.Start == nil:
+			inOwner = append(inOwner, r)
+		case r.Async:
+			async = append(async, r)
+		default:
+			called = append(called, r)
+		}
+	}
+	if len(called) > 0 && len(inOwner) > 0 {
+		return nil, nil, false
+	}
+	return inOwner, append(async, called...), true
+}
+
+// visible reports whether every receiver of the channel can be seen: it is
+// not passed to unknown code, and no code receives from a field it is
+// stored into.
+func (j *Judge) visible(u *chans.Uses) bool {
+	if len(u.Escapes) > 0 {
+		return false
+	}
+	for _, f := range u.Fields {
+		if f == nil || f.Exported() || j.idx.Received(f) {
+			return false
+		}
+	}
+	for _, g := range u.Globals {
+		if g.Object().Exported() || j.idx.GlobalReceived(g) {
+			return false
+		}
+	}
+	return true
+}
+
+// senderVerdict judges a send made on a goroutine the owner started.
+func (j *Judge) senderVerdict(u *chans.Uses, s chans.Site) Verdict {
+	if v := j.returnedToCaller(u, s); v.Blocks {
+		return v
+	}
+	if !j.visible(u) {
+		return Verdict{}
+	}
+	inOwner, async, ok := receivers(u)
+	switch {
+	case !ok:
+		return Verdict{}
+	case len(inOwner) == 0 && len(async) == 0:
+		return j.nobodyReceives(u)
+	case len(async) == 0:
+		return j.leakedSender(u, s)
+	case len(inOwner) == 0:
+		return j.consumerMayStop(u, async)
+	}
+	return Verdict{}
+}
+
+// returnedToCaller judges the goroutine of a function that returns the
+// channel to its callers: an exported function whose channel escapes only
+// by being returned, and whose goroutine keeps sending on it in a loop.
+// Its caller can stop reading (it cancels and walks away), and the
+// goroutine then blocks for good. A generator that sends one value, or has
+// room for all it sends, is not this; the capacity rule has already
+// cleared the latter.
+func (j *Judge) returnedToCaller(u *chans.Uses, s chans.Site) Verdict {
+	owner := u.Owner()
+	obj := owner.Object()
+	if obj == nil || !obj.Exported() || len(u.Escapes) == 0 || len(u.Recvs) > 0 || len(u.Stores) > 0 {
+		return Verdict{}
+	}
+	for _, e := range u.Escapes {
+		if _, ok := e.(*ssa.Return); !ok {
+			return Verdict{}
+		}
+	}
+	l := j.idx.Loops(s.Func).Innermost(s.Instr.Block())
+	var ch ssa.Value
+	switch send := s.Instr.(type) {
+	case *ssa.Send:
+		ch = send.Chan
+	default:
+		return Verdict{}
+	}
+	if l == nil || varies(ch, l, 0) {
+		return Verdict{}
+	}
+	who := OwnerName(owner)
+	return Verdict{
+		Blocks: true,
+		Reason: "its receiver is the caller " + who + " returns it to, who can stop reading, and this loop has no liveness case (ctx.Done(), a stop channel) to give up",
+		Related: []analysis.RelatedInformation{
+			related(s.Start.Pos(), "sender started here"),
+			related(u.Escapes[0].Pos(), who+" returns the channel here"),
+		},
+	}
+}
+
+// ownerVerdict judges a send made on the owner's goroutine.
+func (j *Judge) ownerVerdict(u *chans.Uses) Verdict {
+	if !j.visible(u) {
+		return Verdict{}
+	}
+	inOwner, async, ok := receivers(u)
+	switch {
+	case !ok || len(inOwner) > 0:
+		return Verdict{} // the owner receives itself: not a head-of-line question
+	case len(async) == 0:
+		return j.nobodyReceives(u)
+	}
+	return j.consumerMayStop(u, async)
+}
+
+func (j *Judge) nobodyReceives(u *chans.Uses) Verdict {
+	if len(u.Stores) > 0 {
+		return Verdict{} // stored for others to use; they are not visible here
+	}
+	return Verdict{Blocks: true, Reason: "nothing receives from it"}
+}
+
+// leakedSender judges a goroutine's send whose only receiver is its owner.
+// With N sends and a buffer of C, the owner must receive at least N-C
+// values on every path to its returns; with an unbounded number of sends it
+// must receive until the channel is closed, or once per sender.
+func (j *Judge) leakedSender(u *chans.Uses, s chans.Site) Verdict {
+	owner := u.Owner()
+	recvs, caseEdges := chans.ReceiveEdges(u, owner)
+	startedAt := []analysis.RelatedInformation{related(s.Start.Pos(), "sender started here")}
+	without := Verdict{Blocks: true, Reason: OwnerName(owner) + " can return without receiving it", Related: startedAt}
+	partial := Verdict{Blocks: true, Reason: OwnerName(owner) + " can return before receiving every value", Related: startedAt}
+	n := j.idx.Count(u, u.Sends)
+	weights := j.receiveWeights(u, caseEdges, n)
+	if j.abandons(u, s, recvs, weights) && chans.ConstCap(u.Make) < n {
+		return Verdict{
+			Blocks:  true,
+			Reason:  OwnerName(owner) + " can go on to its next iteration, which makes a new channel, without receiving it",
+			Related: startedAt,
+		}
+	}
+	if n < chans.Many {
+		got := flow.MinCount(u.Make.Block(), flow.IndexOf(u.Make), recvs, weights)
+		switch {
+		case got < 0 || got+chans.ConstCap(u.Make) >= n:
+			return Verdict{}
+		case got == 0:
+			return without
+		}
+		return partial
+	}
+	closed := chans.ClosedEdges(u, owner)
+	untilClosed := flow.Path{StopEdge: func(e flow.Edge) bool { return closed[e] }}
+	if j.countedReceive(u, s) || j.countdown(u, s) || !untilClosed.ReturnReachable(s.Start.Block(), flow.IndexOf(s.Start)) {
+		return Verdict{}
+	}
+	received := flow.Path{
+		Stop:     func(i ssa.Instruction) bool { return recvs[i] },
+		StopEdge: func(e flow.Edge) bool { return weights[e] > 0 },
+	}
+	if received.ReturnReachable(s.Start.Block(), flow.IndexOf(s.Start)) {
+		return without
+	}
+	return partial
+}
+
+// abandons reports whether the owner makes the channel inside a loop and
+// can come back to the make, on the next trip, without having received
+// from it after starting the sender: the channel of the last trip is then
+// lost with its sender. (A path that returns without receiving is the
+// plain leaked sender, judged below.)
+//
+//	for _, addr := range addrs {
+//		ch := make(chan result)
+//		go func() { ch <- dial(addr) }()
+//		select {
+//		case r := <-ch:
+//			...
+//		case <-time.After(d):
+//			continue // the dial's send waits forever
+//		}
+//	}
+func (j *Judge) abandons(u *chans.Uses, s chans.Site, recvs map[ssa.Instruction]bool, weights map[flow.Edge]int) bool {
+	l := j.idx.Loops(u.Owner()).Innermost(u.Make.Block())
+	if l == nil || !l.Blocks[s.Start.Block()] {
+		return false
+	}
+	remade := func(e flow.Edge) bool { return e.To == u.Make.Block() }
+	received := func(e flow.Edge) bool { return weights[e] > 0 }
+	stop := func(i ssa.Instruction) bool { return recvs[i] }
+	again := flow.Path{Stop: stop, StopEdge: received, Goal: remade}
+	returns := flow.Path{Stop: stop, StopEdge: func(e flow.Edge) bool { return received(e) || remade(e) }}
+	start, at := s.Start.Block(), flow.IndexOf(s.Start)
+	return again.ReturnReachable(start, at) && !returns.ReturnReachable(start, at)
+}
+
+// receiveWeights weighs the edges of the owner for counting receives: the
+// edge into a select case that receives counts one, and the exits of a
+// loop that receives count n. The pass cannot tell how often a loop runs,
+// and a loop that receives is the owner's way of taking what it needs; the
+// owner that leaves such a loop early is caught by the "until closed" rule.
+func (j *Judge) receiveWeights(u *chans.Uses, caseEdges map[flow.Edge]bool, n int) map[flow.Edge]int {
+	weights := make(map[flow.Edge]int)
+	for e := range caseEdges {
+		weights[e] = 1
+	}
+	loops := j.idx.Loops(u.Owner())
+	for _, r := range u.Recvs {
+		if r.Func != u.Owner() {
+			continue
+		}
+		l := loops.Innermost(r.Instr.Block())
+		if l == nil {
+			continue
+		}
+		edges, _ := l.Exits()
+		for _, e := range edges {
+			if e[0] == l.Header {
+				weights[flow.Edge{From: e[0], To: e[1]}] = n
+			}
+		}
+	}
+	return weights
+}
+
+// countedReceive proves "receives exactly as many values as it started
+// senders": the senders are started once per iteration of a loop, and the
+// owner receives once per iteration, either later in the same iteration or
+// in a loop with the same bound that has no other exit.
+func (j *Judge) countedReceive(u *chans.Uses, s chans.Site) bool {
+	owner := u.Owner()
+	loops := j.idx.Loops(owner)
+	senderLoop := loops.Innermost(s.Start.Block())
+	if senderLoop == nil || j.idx.Loops(s.Func).InLoop(s.Instr.Block()) {
+		return false
+	}
+	bound := flow.LoopBound(senderLoop)
+	for _, r := range u.Recvs {
+		if r.State >= 0 || r.Func != owner {
+			continue
+		}
+		l := loops.Innermost(r.Instr.Block())
+		switch {
+		case l == senderLoop:
+			if sameIteration(l, s.Start, r.Instr) {
+				return true
+			}
+		case l != nil && bound != nil && chans.SameValue(flow.LoopBound(l), bound) && runsToCompletion(l) && everyIteration(l, r.Instr.Block()):
+			return true
+		}
+	}
+	return false
+}
+
+// sameIteration reports whether every path from start, an instruction of
+// loop l, passes recv before the iteration ends or the function returns.
+func sameIteration(l *flow.Loop, start, recv ssa.Instruction) bool {
+	p := flow.Path{
+		Stop: func(i ssa.Instruction) bool { return i == recv },
+		Goal: func(e flow.Edge) bool { return e.To == l.Header || !l.Blocks[e.To] },
+	}
+	return !p.ReturnReachable(start.Block(), flow.IndexOf(start))
+}
+
+// runsToCompletion reports whether the loop's only exit is its header's
+// condition.
+func runsToCompletion(l *flow.Loop) bool {
+	edges, returns := l.Exits()
+	return len(returns) == 0 && len(edges) == 1 && edges[0][0] == l.Header
+}
+
+// everyIteration reports whether b runs on every iteration of l: it
+// dominates every block that jumps back to the header.
+func everyIteration(l *flow.Loop, b *ssa.BasicBlock) bool {
+	for _, p := range l.Header.Preds {
+		if l.Blocks[p] && !b.Dominates(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// consumerMayStop judges sends whose receivers are goroutines the owner
+// started: each must keep receiving until the channel is closed. A receiver
+// that can return another way (a drain, stop or ctx signal, a failed stream
+// write) leaves the sender blocked once the buffer fills.
+func (j *Judge) consumerMayStop(u *chans.Uses, async []chans.Site) Verdict {
+	seen := map[*ssa.Function]bool{}
+	for _, r := range async {
+		if seen[r.Func] {
+			continue
+		}
+		seen[r.Func] = true
+		closed := chans.ClosedEdges(u, r.Func)
+		untilClosed := flow.Path{StopEdge: func(e flow.Edge) bool { return closed[e] }}
+		if untilClosed.ReturnReachable(r.Func.Blocks[0], -1) && !j.receivesOnce(u, r.Func) {
+			return Verdict{
+				Blocks:  true,
+				Reason:  fmt.Sprintf("its receiver %s can return before draining it", OwnerName(r.Func)),
+				Related: []analysis.RelatedInformation{related(r.Start.Pos(), startedOrCalled(r)+" here")},
+			}
+		}
+	}
+	return Verdict{}
+}
+
+// startedOrCalled says how the owner runs the receiver r.
+func startedOrCalled(r chans.Site) string {
+	if _, call := r.Start.(*ssa.Call); call && !r.Async {
+		return "receiver called"
+	}
+	return "receiver started"
+}
+
+// receivesOnce reports whether one send meets a receiver that receives on
+// every path: one value, one unconditional receive.
+func (j *Judge) receivesOnce(u *chans.Uses, fn *ssa.Function) bool {
+	if j.idx.Count(u, u.Sends) != 1 {
+		return false
+	}
+	recvs, caseEdges := chans.ReceiveEdges(u, fn)
+	p := flow.Path{
+		Stop:     func(i ssa.Instruction) bool { return recvs[i] },
+		StopEdge: func(e flow.Edge) bool { return caseEdges[e] },
+	}
+	return !p.ReturnReachable(fn.Blocks[0], -1)
+}

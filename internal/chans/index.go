@@ -8,7 +8,6 @@ package chans
 
 import (
 	"go/types"
-	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -280,41 +279,29 @@ func (x *Index) GlobalMakes(g *ssa.Global) []*ssa.MakeChan {
 // makes of the field responses into the elements of s.clients.
 func (x *Index) makesAt(home Origin) []*ssa.MakeChan {
 	var out []*ssa.MakeChan
-	x.collectMakes(home, make(map[Origin]bool), &out)
+	for _, o := range x.Stored(home) {
+		if o.Kind == Made {
+			out = append(out, o.Make)
+		}
+	}
 	return out
 }
 
-func (x *Index) collectMakes(home Origin, seen map[Origin]bool, out *[]*ssa.MakeChan) {
-	if seen[home] {
-		return
-	}
-	seen[home] = true
-	var vals []ssa.Value
+// valuesAt returns the values stored at home: into a field, a global, or
+// the elements of a container there.
+func (x *Index) valuesAt(home Origin) []ssa.Value {
 	switch home.Kind {
 	case Field:
-		vals = x.fieldVals[home.Field]
+		return x.fieldVals[home.Field]
 	case Global:
-		vals = x.globalVals[home.Global]
+		return x.globalVals[home.Global]
 	case Element:
 		x.elements()
 		if h, ok := home.Home(); ok {
-			vals = x.elemVals[h]
+			return x.elemVals[h]
 		}
 	}
-	for _, v := range vals {
-		for _, o := range x.Origins(v) {
-			switch {
-			case o.Kind == Made:
-				if !slices.Contains(*out, o.Make) {
-					*out = append(*out, o.Make)
-				}
-			case o.Kind == Field && o.Field != nil, o.Kind == Global:
-				x.collectMakes(o, seen, out)
-			case o.Kind == Element && (o.Field != nil || o.Global != nil):
-				x.collectMakes(o, seen, out)
-			}
-		}
-	}
+	return nil
 }
 
 // Stored returns the origins of the channels stored at home (a field, a
@@ -332,18 +319,7 @@ func (x *Index) collectStored(home Origin, seen map[Origin]bool, out *[]Origin) 
 		return
 	}
 	seen[home] = true
-	var vals []ssa.Value
-	switch home.Kind {
-	case Field:
-		vals = x.fieldVals[home.Field]
-	case Global:
-		vals = x.globalVals[home.Global]
-	case Element:
-		x.elements()
-		if h, ok := home.Home(); ok {
-			vals = x.elemVals[h]
-		}
-	}
+	vals := x.valuesAt(home)
 	for _, v := range vals {
 		for _, o := range x.Origins(v) {
 			switch {
@@ -404,18 +380,7 @@ func (x *Index) HandedOutBy(f *types.Var) *ssa.Function {
 // there (NotifyClose(c) appends c to ch.closes). Its receivers are that
 // caller's, which the package cannot see.
 func (x *Index) RegisteredByCaller(home Origin) *ssa.Parameter {
-	var vals []ssa.Value
-	switch home.Kind {
-	case Field:
-		vals = x.fieldVals[home.Field]
-	case Global:
-		vals = x.globalVals[home.Global]
-	case Element:
-		x.elements()
-		if h, ok := home.Home(); ok {
-			vals = x.elemVals[h]
-		}
-	}
+	vals := x.valuesAt(home)
 	for _, v := range vals {
 		for _, o := range x.Origins(v) {
 			if o.Kind != Param {

@@ -7,6 +7,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/sendlint/sendlint/internal/chans"
+	"github.com/sendlint/sendlint/internal/flow"
 )
 
 // callersChannel proves a send on channels that callers outside the
@@ -19,7 +20,7 @@ import (
 // bare send the caller chose beside a non-blocking one (chosenBlocking).
 func (j *Judge) callersChannel(instr ssa.Instruction, ch ssa.Value, v Verdict, kept chans.Origin) Verdict {
 	l := j.idx.Loops(instr.Parent()).Innermost(instr.Block())
-	if l == nil || varies(ch, l, 0) && !j.overRegistry(ch, l) {
+	if l == nil || flow.Varies(ch, l) && !j.overRegistry(ch, l) {
 		return v
 	}
 	if f := chosenBlocking(instr, ch); f != nil {

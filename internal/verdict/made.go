@@ -128,7 +128,7 @@ func (j *Judge) returnedToCaller(u *chans.Uses, s chans.Site) Verdict {
 	default:
 		return Verdict{}
 	}
-	if l == nil || varies(ch, l, 0) {
+	if l == nil || flow.Varies(ch, l) {
 		return Verdict{}
 	}
 	who := OwnerName(owner)

@@ -199,7 +199,7 @@ func (j *Judge) overflow(instr ssa.Instruction, ch ssa.Value, makes []*ssa.MakeC
 			return ""
 		}
 	}
-	if l := j.idx.Loops(instr.Parent()).Innermost(instr.Block()); l != nil && (!varies(ch, l, 0) || j.overRegistry(ch, l)) {
+	if l := j.idx.Loops(instr.Parent()).Innermost(instr.Block()); l != nil && (!flow.Varies(ch, l) || j.overRegistry(ch, l)) {
 		return ""
 	}
 	for _, mk := range makes {
@@ -352,62 +352,7 @@ func (j *Judge) unowned(instr ssa.Instruction, ch ssa.Value, makes []*ssa.MakeCh
 // different channels: a fan-out over independent receivers.
 func (j *Judge) fanOut(instr ssa.Instruction, ch ssa.Value) bool {
 	l := j.idx.Loops(instr.Parent()).Innermost(instr.Block())
-	return l != nil && varies(ch, l, 0)
-}
-
-// varies reports whether v can differ between iterations of l. A value
-// made before the loop cannot; inside it, loads, fields, elements and
-// conversions of values that cannot vary cannot either. Anything else
-// computed inside the loop (a loop variable, a value received or returned
-// anew on each trip, a type assertion) is taken to vary.
-func varies(v ssa.Value, l *flow.Loop, depth int) bool {
-	instr, ok := v.(ssa.Instruction)
-	if !ok || !l.Blocks[instr.Block()] {
-		return false
-	}
-	if depth > 8 {
-		return true
-	}
-	switch v := v.(type) {
-	case *ssa.UnOp:
-		if v.Op != token.MUL {
-			return true // a receive, or arithmetic on one
-		}
-		if a, ok := v.X.(*ssa.Alloc); ok {
-			return storedIn(a, l)
-		}
-		return varies(v.X, l, depth+1)
-	case *ssa.FieldAddr:
-		return varies(v.X, l, depth+1)
-	case *ssa.Field:
-		return varies(v.X, l, depth+1)
-	case *ssa.IndexAddr:
-		return varies(v.X, l, depth+1) || varies(v.Index, l, depth+1)
-	case *ssa.Index:
-		return varies(v.X, l, depth+1) || varies(v.Index, l, depth+1)
-	case *ssa.Lookup:
-		return varies(v.X, l, depth+1) || varies(v.Index, l, depth+1)
-	case *ssa.Extract:
-		return varies(v.Tuple, l, depth+1)
-	case *ssa.ChangeType:
-		return varies(v.X, l, depth+1)
-	case *ssa.Convert:
-		return varies(v.X, l, depth+1)
-	case *ssa.BinOp:
-		return varies(v.X, l, depth+1) || varies(v.Y, l, depth+1)
-	}
-	return true
-}
-
-// storedIn reports whether the loop stores into the local variable a: a
-// variable a closure captures, set anew on each trip.
-func storedIn(a *ssa.Alloc, l *flow.Loop) bool {
-	for _, ref := range *a.Referrers() {
-		if st, ok := ref.(*ssa.Store); ok && st.Addr == a && l.Blocks[st.Block()] {
-			return true
-		}
-	}
-	return false
+	return l != nil && flow.Varies(ch, l)
 }
 
 func related(pos token.Pos, msg string) analysis.RelatedInformation {

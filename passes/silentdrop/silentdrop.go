@@ -150,6 +150,10 @@ func (c *checker) retries(d *branch, sends []int) bool {
 // is computed in the loop from anything but loads of the same fields of
 // values from outside it (n.leadc loaded on every iteration is one
 // channel; sub ranging over subscribers is not).
+//
+// It is stricter than flow.Varies, which baresend uses: an element or a
+// map entry read anew on each trip counts as varying here, because the
+// question is whether the value dropped is the same one each time.
 func varies(v ssa.Value, loop *flow.Loop, depth int) bool {
 	x, ok := v.(ssa.Instruction)
 	if !ok || !loop.Blocks[x.Block()] {

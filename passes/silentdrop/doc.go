@@ -74,8 +74,9 @@
 //   - [audit: a comment in the default says the drop is intended]: the
 //     default holds a comment, after default: or on the lines between the
 //     case before it and default, that explains it ("the sweep resends
-//     it"), or the line above the select does ("do not block"). A comment
-//     with TODO, FIXME or XXX says the opposite and does not count;
+//     it"), or the line above the select does ("do not block"), or the
+//     line above an if or a loop whose body opens with the select. A
+//     comment with TODO, FIXME or XXX says the opposite and does not count;
 //   - [audit: the receiver takes from this channel without waiting: a
 //     pool or free list]: every receive of the channel in the package is a
 //     case of a select with a default, and one of them merges what it takes
@@ -90,8 +91,8 @@
 //     an older one is lost news, and is reported);
 //   - [audit: the one waiting for it gives up after a while, and a late
 //     answer has no one to go to]: the channel is a reply slot that only
-//     its maker receives from, in a select that can give up (a timeout, a
-//     context);
+//     its maker receives from, once at least in a select that can give up
+//     (a timeout, a context);
 //   - [audit: the channel is one a caller handed to this package, and that
 //     caller sizes its buffer]: every channel the send may be on is loaded
 //     from a field, map, slice or global into which the package stores

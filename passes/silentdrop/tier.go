@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/sendlint/sendlint/internal/chans"
@@ -44,7 +45,7 @@ func (c *checker) missing(d *branch, sends []int) string {
 			return missOneSlot
 		case c.registered(st.Chan):
 			return missRegistered
-		case c.lateAnswer(st.Chan):
+		case c.lateAnswer(d.sel, st.Chan):
 			return missLate
 		case !c.owed(st.Send):
 			return missNotOwed
@@ -55,9 +56,12 @@ func (c *checker) missing(d *branch, sends []int) string {
 
 // lateAnswer reports whether every channel the send may be on is a reply
 // slot its maker waits on for a while: it is made in this package, only the
-// function that made it receives from it, and every such receive is a case
-// of a select that can give up (a timeout, a context). An answer that comes
-// after the wait ended is dropped by design: no one is left to take it.
+// function that made it receives from it, and one of those receives is a
+// case of a select that can give up (a timeout, a context). An answer that
+// comes after the wait ended is dropped by design: no one is left to take
+// it. A later receive may wait without a timeout, for the answer the
+// maker's own timer sends. For a send in shipped code, channels made in
+// tests are left out: they prove nothing about production.
 //
 //	ackCh := make(chan ackMessage, 1)
 //	m.setProbeChannels(seq, ackCh, ...)   // the handler answers without waiting
@@ -65,17 +69,21 @@ func (c *checker) missing(d *branch, sends []int) string {
 //	case v := <-ackCh:
 //	case <-time.After(timeout):           // the prober gives up
 //	}
-func (c *checker) lateAnswer(ch ssa.Value) bool {
+func (c *checker) lateAnswer(sel *ssa.Select, ch ssa.Value) bool {
 	makes := c.makes(ch)
+	if !chans.InTestFile(sel) {
+		makes = slices.DeleteFunc(makes, func(mk *ssa.MakeChan) bool { return chans.InTestFile(mk) })
+	}
 	for _, mk := range makes {
-		u := c.idx.Uses(mk)
-		if len(u.Recvs) == 0 {
-			return false
-		}
-		for _, r := range u.Recvs {
-			if r.Func != mk.Parent() || !c.idx.GivesUp(r) {
+		givesUp := false
+		for _, r := range c.idx.Uses(mk).Recvs {
+			if r.Func != mk.Parent() {
 				return false
 			}
+			givesUp = givesUp || c.idx.GivesUp(r)
+		}
+		if !givesUp {
+			return false
 		}
 	}
 	return len(makes) > 0
@@ -98,17 +106,61 @@ func (c *checker) intended(sel *ssa.Select) bool {
 	}
 	from, to := c.defaultSpan(stmt, def)
 	tf := c.pass.Fset.File(stmt.Pos())
-	above := tf.Line(stmt.Pos()) - 1 // the comment on the line above the select
+	above := headLines(tf, f, stmt)
 	for _, g := range f.Comments {
 		for _, cm := range g.List {
 			inDefault := cm.Pos() >= from && cm.Pos() < to
-			onSelect := tf.Line(g.End()) == above
+			onSelect := above[tf.Line(g.End())]
 			if (inDefault || onSelect) && explains(cm.Text) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// headLines returns the lines just above the select and above each
+// statement it opens: a select that is the first statement of an if or
+// a loop body is introduced by the comment above that statement.
+//
+//	// Forward the event immediately, do not block
+//	if s.outCh != nil {
+//		select {
+func headLines(tf *token.File, f *ast.File, sel *ast.SelectStmt) map[int]bool {
+	lines := map[int]bool{tf.Line(sel.Pos()) - 1: true}
+	path, _ := astutil.PathEnclosingInterval(f, sel.Pos(), sel.End())
+	var inner ast.Node = sel
+	for _, n := range path {
+		if n == sel {
+			continue
+		}
+		if b, ok := n.(*ast.BlockStmt); ok {
+			if len(b.List) == 0 || b.List[0] != inner {
+				break
+			}
+			inner = b
+			continue
+		}
+		if body := loopOrIfBody(n); body == nil || body != inner {
+			break
+		}
+		lines[tf.Line(n.Pos())-1] = true
+		inner = n
+	}
+	return lines
+}
+
+// loopOrIfBody returns the body of an if, a for or a range statement.
+func loopOrIfBody(n ast.Node) *ast.BlockStmt {
+	switch n := n.(type) {
+	case *ast.IfStmt:
+		return n.Body
+	case *ast.ForStmt:
+		return n.Body
+	case *ast.RangeStmt:
+		return n.Body
+	}
+	return nil
 }
 
 // defaultSpan returns where the default clause's comments lie: from the

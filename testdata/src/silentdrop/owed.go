@@ -165,6 +165,66 @@ func (p *prober) probe(seq, peers int, timeout <-chan struct{}) (string, bool) {
 	}
 }
 
+// probeTwice waits a while for the direct ack, then without a timeout for
+// the answer its own reaper sends when the probe expires: an ack after
+// the first wait has no one to go to but a queue the prober reads once.
+func (p *prober) probeTwice(seq, peers int, timeout <-chan struct{}, reap func(func())) string {
+	ack := make(chan string, peers+1)
+	p.handlers[seq] = func(payload string) {
+		select {
+		case ack <- payload: // want `send on ack .*\[audit: the one waiting for it gives up after a while, and a late answer has no one to go to\]`
+		default:
+		}
+	}
+	reap(func() { ack <- "expired" })
+	select {
+	case a := <-ack:
+		return a
+	case <-timeout:
+	}
+	return <-ack
+}
+
+// expect registers the handler that answers one ping; its callers make
+// the reply slot. A test that waits for the answer without a timeout says
+// nothing about the prober in production, which gives up.
+func (p *prober) expect(seq int, ack chan string) {
+	p.handlers[seq] = func(payload string) {
+		select {
+		case ack <- payload: // want `send on ack .*\[audit: the one waiting for it gives up after a while, and a late answer has no one to go to\]`
+		default:
+		}
+	}
+}
+
+func (p *prober) ping(seq, peers int, timeout <-chan struct{}) bool {
+	ack := make(chan string, peers+1)
+	p.expect(seq, ack)
+	select {
+	case <-ack:
+		return true
+	case <-timeout:
+		return false
+	}
+}
+
+// askBad collects one answer from each peer and never gives up: a full
+// slot drops an answer the asker still waits for.
+func (p *prober) askBad(seq, peers int) []string {
+	ack := make(chan string, 1)
+	p.handlers[seq] = func(payload string) {
+		select {
+		case ack <- payload: // want `send on ack \(chan string, cap 1\) drops the string without a trace when the channel is full: the default neither returns a status, logs, counts nor hands the value on$`
+		default:
+		}
+	}
+	var got []string
+	for i := 0; i < peers; i++ {
+		got = append(got, <-ack)
+	}
+	return got
+}
+
 // tee copies each event to its own stream.
 type tee struct{ stream chan string }
 

@@ -19,3 +19,13 @@ func TestFirstErrorWins(t *testing.T) {
 	}
 	<-errc
 }
+
+func TestExpect(t *testing.T) {
+	p := &prober{handlers: map[int]func(string){}}
+	ack := make(chan string, 1)
+	p.expect(1, ack)
+	p.handlers[1]("pong")
+	if got := <-ack; got != "pong" {
+		t.Fatal(got)
+	}
+}

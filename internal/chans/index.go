@@ -7,7 +7,9 @@
 package chans
 
 import (
+	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -25,9 +27,11 @@ type Index struct {
 	fieldVals  map[*types.Var][]ssa.Value
 	fieldSts   map[*types.Var][]*ssa.Store
 	globalVals map[*ssa.Global][]ssa.Value
-	recvs      []Site                // every receive in the package, Func and Instr set
-	invoked    map[string]bool       // names of methods called through interfaces
-	bound      map[types.Object]bool // methods used as method values or expressions
+	recvs      []Site                              // every receive in the package, Func and Instr set
+	invoked    map[string]bool                     // names of methods called through interfaces
+	bound      map[types.Object]bool               // methods used as method values or expressions
+	thunked    map[types.Object]bool               // methods used as method expressions (T.m)
+	boundVals  map[types.Object][]*ssa.MakeClosure // the method values of each method
 
 	uses       map[*ssa.MakeChan]*Uses
 	loops      map[*ssa.Function]*flow.Loops
@@ -65,6 +69,8 @@ func NewIndex(pkg *ssa.Package, funcs []*ssa.Function) *Index {
 		inserts:     make(map[any][]*ssa.MapUpdate),
 		deletes:     make(map[any][]*ssa.Call),
 		bound:       make(map[types.Object]bool),
+		thunked:     make(map[types.Object]bool),
+		boundVals:   make(map[types.Object][]*ssa.MakeClosure),
 		goStarts:    make(map[*ssa.Function][]*ssa.Go),
 		fieldCloses: make(map[*types.Var][]*ssa.Call),
 	}
@@ -150,7 +156,9 @@ func (x *Index) addFuncRefs(instr ssa.Instruction) {
 		x.invoked[call.Common().Method.Name()] = true
 	}
 	if mc, ok := instr.(*ssa.MakeClosure); ok {
-		x.noteBound(mc.Fn.(*ssa.Function))
+		if fn := mc.Fn.(*ssa.Function); x.noteBound(fn) {
+			x.boundVals[fn.Object()] = append(x.boundVals[fn.Object()], mc)
+		}
 	}
 	if call, ok := instr.(ssa.CallInstruction); ok && !call.Common().IsInvoke() {
 		callee = call.Common().Value
@@ -167,7 +175,9 @@ func (x *Index) addFuncRefs(instr ssa.Instruction) {
 		if !ok || *op == callee {
 			continue
 		}
-		x.noteBound(fn)
+		if x.noteBound(fn) {
+			x.thunked[fn.Object()] = true
+		}
 		if fn.Pkg == x.pkg {
 			x.escaped[fn] = true
 		}
@@ -175,11 +185,14 @@ func (x *Index) addFuncRefs(instr ssa.Instruction) {
 }
 
 // noteBound records the method behind a method value or expression
-// wrapper ($bound, $thunk): its callers are no longer all visible.
-func (x *Index) noteBound(fn *ssa.Function) {
-	if fn.Synthetic != "" && fn.Object() != nil {
-		x.bound[fn.Object()] = true
+// wrapper ($bound, $thunk): its callers are no longer all visible. It
+// reports whether fn is such a wrapper.
+func (x *Index) noteBound(fn *ssa.Function) bool {
+	if fn.Synthetic == "" || fn.Object() == nil {
+		return false
 	}
+	x.bound[fn.Object()] = true
+	return true
 }
 
 // Loops returns the memoised loops of fn.
@@ -230,6 +243,140 @@ func (x *Index) callers(fn *ssa.Function) ([]ssa.CallInstruction, bool) {
 		}
 	}
 	return append(sites, x.calls[fn]...), true
+}
+
+// MethodCalls returns the call sites of an unexported method of this
+// package when all of them are in sight, counting the calls made through
+// its method values: each value (wbs.update) is only handed to functions
+// of the package that do nothing with the parameter holding it but call
+// it, directly or from their closures. The arguments of a call through a
+// method value lack the receiver.
+//
+//	wb := newWatchBroadcast(w, wbs.update) // func newWatchBroadcast(w *watcher, update func(*watchBroadcast))
+//	update(wb)                             // inside newWatchBroadcast: a call of update's method value
+func (x *Index) MethodCalls(fn *ssa.Function) (direct, viaValue []ssa.CallInstruction, ok bool) {
+	obj := fn.Object()
+	if fn.Pkg != x.pkg || fn.Parent() != nil || obj == nil || fn.Signature.Recv() == nil ||
+		obj.Exported() || x.escaped[fn] || x.thunked[obj] || x.invoked[obj.Name()] ||
+		fn.TypeParams().Len() > 0 || isGenericRecv(fn) {
+		return nil, nil, false
+	}
+	for _, mc := range x.boundVals[obj] {
+		for _, ref := range *mc.Referrers() {
+			if _, dbg := ref.(*ssa.DebugRef); dbg {
+				continue
+			}
+			calls, ok := x.handedCalls(mc, ref)
+			if !ok {
+				return nil, nil, false
+			}
+			viaValue = append(viaValue, calls...)
+		}
+	}
+	return x.calls[fn], viaValue, true
+}
+
+// handedCalls returns the calls of the func value v that the instruction
+// ref hands it to: a call of this package's function, which calls the
+// parameter and does nothing else with it.
+func (x *Index) handedCalls(v ssa.Value, ref ssa.Instruction) ([]ssa.CallInstruction, bool) {
+	call, ok := ref.(ssa.CallInstruction)
+	if !ok || call.Common().Value == v {
+		return nil, false
+	}
+	callee := call.Common().StaticCallee()
+	if callee == nil || callee.Pkg != x.pkg || callee.Blocks == nil {
+		return nil, false
+	}
+	var sites []ssa.CallInstruction
+	for i, arg := range call.Common().Args {
+		if arg != v {
+			continue
+		}
+		if i >= len(callee.Params) {
+			return nil, false
+		}
+		calls, ok := onlyCalled(callee.Params[i], 0)
+		if !ok {
+			return nil, false
+		}
+		sites = append(sites, calls...)
+	}
+	return sites, true
+}
+
+// onlyCalled returns the calls of a func value when it is used for nothing
+// else: called, or kept in a variable that is only loaded to be called
+// (a parameter a closure captures lives in such a variable).
+func onlyCalled(v ssa.Value, depth int) ([]ssa.CallInstruction, bool) {
+	if depth > maxDepth {
+		return nil, false
+	}
+	var sites []ssa.CallInstruction
+	for _, ref := range *v.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.DebugRef:
+		case ssa.CallInstruction:
+			if r.Common().Value != v || slices.Contains(r.Common().Args, v) {
+				return nil, false
+			}
+			sites = append(sites, r)
+		case *ssa.Store:
+			cell, ok := r.Addr.(*ssa.Alloc)
+			if !ok || r.Val != v {
+				return nil, false
+			}
+			calls, ok := cellCalls(cell, v, depth+1)
+			if !ok {
+				return nil, false
+			}
+			sites = append(sites, calls...)
+		default:
+			return nil, false
+		}
+	}
+	return sites, true
+}
+
+// cellCalls returns the calls of the func value v kept in the variable
+// cell, when v is all it ever holds and every load of it, here or in a
+// closure that captures it, is only called.
+func cellCalls(cell ssa.Value, v ssa.Value, depth int) ([]ssa.CallInstruction, bool) {
+	if depth > maxDepth {
+		return nil, false
+	}
+	var sites []ssa.CallInstruction
+	for _, ref := range *cell.Referrers() {
+		var calls []ssa.CallInstruction
+		ok := false
+		switch r := ref.(type) {
+		case *ssa.DebugRef:
+			ok = true
+		case *ssa.Store:
+			ok = r.Addr == cell && r.Val == v
+		case *ssa.UnOp:
+			if r.Op == token.MUL {
+				calls, ok = onlyCalled(r, depth+1)
+			}
+		case *ssa.MakeClosure:
+			ok = true
+			for i, b := range r.Bindings {
+				if b == cell {
+					var more []ssa.CallInstruction
+					more, ok = cellCalls(r.Fn.(*ssa.Function).FreeVars[i], v, depth+1)
+					calls = append(calls, more...)
+					if !ok {
+						break
+					}
+				}
+			}
+		}
+		if !ok {
+			return nil, false
+		}
+		sites = append(sites, calls...)
+	}
+	return sites, true
 }
 
 // isGenericRecv reports whether fn is a method of a generic type, whose

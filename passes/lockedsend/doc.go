@@ -77,7 +77,11 @@
 //     (or the call that reaches it). Locks are compared by class: the same
 //     field of the same named type, or the same package-level variable, so
 //     a receiver that locks another instance's field counts too. Two holds
-//     conflict unless both are for reading;
+//     conflict unless both are for reading. A cycle through a buffer of at
+//     least 65536 values (every channel instance made with such a constant
+//     capacity) is audited instead: it closes only if the senders run that
+//     far ahead of the receiver, and the author sized the buffer so that
+//     they never do (database/sql's opener queue holds a million);
 //   - a send that can block forever by baresend's proof (its receiver can
 //     stop receiving, its owner can return without receiving): the lock is
 //     then never released. Related carries the proof;
@@ -89,7 +93,9 @@
 // -lockedsend.audit or the command's -audit and labelled with what it
 // lacks: [audit: no receiver of it is seen to need the lock], [audit: no
 // receiver of it is visible in this package], [audit: the channel and its
-// receivers are in another package].
+// receivers are in another package], [audit: its buffer holds N values:
+// the cycle closes only if the senders run that far ahead of the
+// receiver].
 //
 // # One root, one finding
 //

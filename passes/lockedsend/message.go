@@ -35,10 +35,10 @@ func (c *checker) report(r *root) {
 			strings.Join(b.Chain, " → ") + " → " + b.Op + "; "
 	}
 	var msg string
-	switch r.rule {
-	case cycle:
+	switch {
+	case r.rule == cycle, r.rule == audit && r.reason != "": // a cycle, or one through a vast buffer
 		msg = what + r.reason
-	case forever:
+	case r.rule == forever:
 		msg = what + r.reason + "; every goroutine that needs " + join(names, "or") + " waits with it"
 	default:
 		msg = what + "every goroutine that needs " + join(names, "or") + " waits for " + waitsFor(b.Kind)

@@ -47,6 +47,7 @@ const (
 // What a finding can lack.
 const (
 	noCycleSeen    = "no receiver of it is seen to need the lock"
+	vastBuffer     = "its buffer holds %d values: the cycle closes only if the senders run that far ahead of the receiver"
 	noReceiverSeen = "no receiver of it is visible in this package"
 	otherPackage   = "the channel and its receivers are in another package"
 )
@@ -141,6 +142,7 @@ func (c *checker) judge(r *root) {
 	}
 	states := sendStates(b)
 	var recvs []chans.Site
+	var makes []*ssa.MakeChan
 	var proven *verdict.Verdict
 	c.sum.Chans(func(idx *chans.Index) {
 		judge := verdict.New(idx)
@@ -149,25 +151,28 @@ func (c *checker) judge(r *root) {
 		sel, isSel := b.OpInstr.(*ssa.Select)
 		forever := !isSel || idx.LiveCase(sel) < 0
 		for _, st := range states {
-			recvs = append(recvs, receivers(idx, st.ch)...)
+			rs, mks := receivers(idx, st.ch)
+			recvs, makes = append(recvs, rs...), append(makes, mks...)
 			if v := judge.Send(b.OpInstr, st.state, st.ch); forever && v.Proven() && proven == nil {
 				proven = &v
 			}
 		}
 	})
-	if c.findCycle(r, recvs) {
+	cycled := c.findCycle(r, recvs)
+	n, roomy := vast(makes)
+	switch {
+	case cycled && !roomy:
 		r.rule = cycle
-		return
-	}
-	if proven != nil {
+	case proven != nil:
 		r.rule = forever
 		r.reason = proven.Reason
 		r.related = proven.Related
-		return
-	}
-	r.missing = noCycleSeen
-	if len(recvs) == 0 {
+	case cycled:
+		r.missing = fmt.Sprintf(vastBuffer, n)
+	case len(recvs) == 0:
 		r.missing = noReceiverSeen
+	default:
+		r.missing = noCycleSeen
 	}
 }
 
@@ -196,11 +201,36 @@ func sendStates(b *summary.Blocking) []sendState {
 	return nil
 }
 
+// vastBufferCap is the capacity from which a buffer is sized never to
+// fill: a channel made that large is the author's statement that the
+// receiver never falls that far behind (database/sql's connection opener
+// queue holds a million requests).
+const vastBufferCap = 1 << 16
+
+// vast returns the smallest capacity of makes when every one is a
+// constant of at least vastBufferCap. A cycle through such a buffer needs
+// that many sends while the receiver waits for the lock, and each sender
+// releases the lock after its send.
+func vast(makes []*ssa.MakeChan) (int, bool) {
+	least := 0
+	for i, mk := range makes {
+		n, ok := chans.ConstCapOK(mk)
+		if !ok || n < vastBufferCap {
+			return 0, false
+		}
+		if i == 0 || n < least {
+			least = n
+		}
+	}
+	return least, len(makes) > 0
+}
+
 // receivers returns the receives this package makes on the channel ch may
 // hold: on the fields, globals and elements it is loaded from, on the
 // channels made here that reach it, and on the fields and globals those
-// channels are stored into. A parameter's channel is its callers' to know.
-func receivers(idx *chans.Index, ch ssa.Value) []chans.Site {
+// channels are stored into, with the makes of those channels. A
+// parameter's channel is its callers' to know.
+func receivers(idx *chans.Index, ch ssa.Value) ([]chans.Site, []*ssa.MakeChan) {
 	var out []chans.Site
 	var makes []*ssa.MakeChan
 	for _, o := range idx.Origins(ch) {
@@ -231,7 +261,7 @@ func receivers(idx *chans.Index, ch ssa.Value) []chans.Site {
 			out = append(out, idx.GlobalReceives(g)...)
 		}
 	}
-	return out
+	return out, makes
 }
 
 // findCycle reports whether a function that receives from the channel

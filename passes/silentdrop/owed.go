@@ -102,18 +102,27 @@ func (c *checker) owedValue(v ssa.Value, seen map[ssa.Value]bool, depth int) boo
 //	func sendNotification(ch chan<- bool, hasInterest bool)
 //	sendNotification(ch, true)      // every call: not owed
 func (c *checker) paramOwed(p *ssa.Parameter, seen map[ssa.Value]bool, depth int) bool {
+	i := slices.Index(p.Parent().Params, p)
 	sites, ok := c.idx.Callers(p.Parent())
-	if !ok || len(sites) == 0 {
+	var viaValue []ssa.CallInstruction
+	if !ok {
+		sites, viaValue, ok = c.idx.MethodCalls(p.Parent())
+	}
+	if !ok || len(sites)+len(viaValue) == 0 {
 		return true // a caller out of sight, or a handler's argument
 	}
-	i := slices.Index(p.Parent().Params, p)
-	for _, site := range sites {
-		args := site.Common().Args // a method's receiver is args[0], as it is Params[0]
-		if i >= 0 && i < len(args) && c.owedFrom(args[i], seen, depth) {
-			return true
+	owedAt := func(sites []ssa.CallInstruction, i int) bool {
+		for _, site := range sites {
+			args := site.Common().Args
+			if i >= 0 && i < len(args) && c.owedFrom(args[i], seen, depth) {
+				return true
+			}
 		}
+		return false
 	}
-	return false
+	// A method's receiver is args[0] of a direct call, as it is Params[0];
+	// a call through a method value has no receiver argument.
+	return owedAt(sites, i) || owedAt(viaValue, i-1)
 }
 
 // isReceiver reports whether p is a method's receiver: the object's own

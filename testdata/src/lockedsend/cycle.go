@@ -161,3 +161,32 @@ func (r *subscribers) publishRegisteredFirstAudit(v int) {
 		c <- v // want `send on c can block while r\.mu is held.*\[audit: no receiver of it is seen to need the lock\]`
 	}
 }
+
+// opener is told to open a connection for each waiting request. Its loop
+// takes mu after each receive, a cycle in structure, but the queue holds
+// a million requests: it closes only if the senders run that far ahead.
+type opener struct {
+	mu    sync.Mutex
+	reqs  chan struct{}
+	count int
+}
+
+func newOpener() *opener {
+	o := &opener{reqs: make(chan struct{}, 1000000)}
+	go o.loop()
+	return o
+}
+
+func (o *opener) loop() {
+	for range o.reqs {
+		o.mu.Lock()
+		o.count++
+		o.mu.Unlock()
+	}
+}
+
+func (o *opener) requestVastAudit() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.reqs <- struct{}{} // want `send on o\.reqs can block while o\.mu is held: its receiver \(\*opener\)\.loop takes o\.mu too, so once the channel is full neither can go on \[audit: its buffer holds 1000000 values: the cycle closes only if the senders run that far ahead of the receiver\]$`
+}

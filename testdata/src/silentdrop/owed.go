@@ -235,3 +235,51 @@ func (t *tee) forward(e string) {
 	default:
 	}
 }
+
+// A watch hub merges watches. Each watch hands the hub's merge hint back
+// through a method value; the hint carries the watch the hub numbered
+// itself, so a hint dropped on a full slot costs a merge, not anybody's
+// data. A relay's forward, handed out the same way, is called with
+// messages read off the wire: those are owed.
+type watch struct{ id int }
+
+type watchHub struct {
+	next   int
+	mergec chan *watch
+	out    chan string
+}
+
+func (h *watchHub) add() *watch {
+	h.next++
+	return startWatch(h.next, h.merge)
+}
+
+func startWatch(id int, hint func(*watch)) *watch {
+	w := &watch{id: id}
+	go func() { hint(w) }()
+	return w
+}
+
+func (h *watchHub) merge(w *watch) {
+	select {
+	case h.mergec <- w: // want `send on h\.mergec .*\[audit: the dropped value is not owed to a caller or a request\]$`
+	default:
+	}
+}
+
+func (h *watchHub) relay(in <-chan string) {
+	pump(in, h.forward)
+}
+
+func pump(in <-chan string, forward func(string)) {
+	for m := range in {
+		forward(m)
+	}
+}
+
+func (h *watchHub) forward(m string) {
+	select {
+	case h.out <- m: // want `send on h\.out \(chan string\) drops the string without a trace when the send cannot proceed: the default neither returns a status, logs, counts nor hands the value on$`
+	default:
+	}
+}

@@ -275,3 +275,57 @@ func MadeRoom(instr ssa.Instruction, ch ssa.Value) bool {
 		return false
 	})
 }
+
+// SettledCap returns mk's capacity when it is a constant, or a package
+// variable that shipped code never assigns after its initializer gave it
+// a constant (tests may change it to exercise a small queue):
+//
+//	var queueSize = 1000000
+//	openerCh: make(chan struct{}, queueSize)
+func (x *Index) SettledCap(mk *ssa.MakeChan) (int, bool) {
+	if n, ok := constCap(mk); ok {
+		return n, true
+	}
+	load, ok := mk.Size.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return 0, false
+	}
+	g, ok := load.X.(*ssa.Global)
+	if !ok || g.Pkg != x.pkg {
+		return 0, false
+	}
+	init := x.pkg.Func("init")
+	for _, st := range x.globalSts[g] {
+		if st.Parent() != init && !InTestFile(st) {
+			return 0, false
+		}
+	}
+	return initialConst(init, g)
+}
+
+// initialConst returns the constant the package initializer init stores
+// into g, if that is the one store it makes there.
+func initialConst(init *ssa.Function, g *ssa.Global) (int, bool) {
+	if init == nil {
+		return 0, false
+	}
+	n, found := 0, false
+	for _, b := range init.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok || st.Addr != g {
+				continue
+			}
+			c, ok := st.Val.(*ssa.Const)
+			if !ok || c.Value == nil || found {
+				return 0, false
+			}
+			v, ok := constant.Int64Val(constant.ToInt(c.Value))
+			if !ok {
+				return 0, false
+			}
+			n, found = int(v), true
+		}
+	}
+	return n, found
+}

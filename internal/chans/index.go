@@ -27,6 +27,7 @@ type Index struct {
 	fieldVals  map[*types.Var][]ssa.Value
 	fieldSts   map[*types.Var][]*ssa.Store
 	globalVals map[*ssa.Global][]ssa.Value
+	globalSts  map[*ssa.Global][]*ssa.Store
 	recvs      []Site                              // every receive in the package, Func and Instr set
 	invoked    map[string]bool                     // names of methods called through interfaces
 	bound      map[types.Object]bool               // methods used as method values or expressions
@@ -63,6 +64,7 @@ func NewIndex(pkg *ssa.Package, funcs []*ssa.Function) *Index {
 		fieldVals:   make(map[*types.Var][]ssa.Value),
 		fieldSts:    make(map[*types.Var][]*ssa.Store),
 		globalVals:  make(map[*ssa.Global][]ssa.Value),
+		globalSts:   make(map[*ssa.Global][]*ssa.Store),
 		uses:        make(map[*ssa.MakeChan]*Uses),
 		loops:       make(map[*ssa.Function]*flow.Loops),
 		invoked:     make(map[string]bool),
@@ -99,6 +101,7 @@ func (x *Index) add(instr ssa.Instruction) {
 			}
 		case *ssa.Global:
 			x.globalVals[addr] = append(x.globalVals[addr], instr.Val)
+			x.globalSts[addr] = append(x.globalSts[addr], instr)
 		}
 	case *ssa.UnOp:
 		if instr.Op == arrow {

@@ -144,6 +144,7 @@ func (c *checker) judge(r *root) {
 	var recvs []chans.Site
 	var makes []*ssa.MakeChan
 	var proven *verdict.Verdict
+	n, roomy := 0, false
 	c.sum.Chans(func(idx *chans.Index) {
 		judge := verdict.New(idx)
 		// A select that also waits on a live receive case (<-p.done) gives
@@ -157,9 +158,9 @@ func (c *checker) judge(r *root) {
 				proven = &v
 			}
 		}
+		n, roomy = vast(idx, makes)
 	})
 	cycled := c.findCycle(r, recvs)
-	n, roomy := vast(makes)
 	switch {
 	case cycled && !roomy:
 		r.rule = cycle
@@ -207,14 +208,14 @@ func sendStates(b *summary.Blocking) []sendState {
 // queue holds a million requests).
 const vastBufferCap = 1 << 16
 
-// vast returns the smallest capacity of makes when every one is a
-// constant of at least vastBufferCap. A cycle through such a buffer needs
+// vast returns the smallest capacity of makes when every one is settled
+// (see chans.Index.SettledCap) at vastBufferCap or more. A cycle through such a buffer needs
 // that many sends while the receiver waits for the lock, and each sender
 // releases the lock after its send.
-func vast(makes []*ssa.MakeChan) (int, bool) {
+func vast(idx *chans.Index, makes []*ssa.MakeChan) (int, bool) {
 	least := 0
 	for i, mk := range makes {
-		n, ok := chans.ConstCapOK(mk)
+		n, ok := idx.SettledCap(mk)
 		if !ok || n < vastBufferCap {
 			return 0, false
 		}

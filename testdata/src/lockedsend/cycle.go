@@ -165,14 +165,17 @@ func (r *subscribers) publishRegisteredFirstAudit(v int) {
 // opener is told to open a connection for each waiting request. Its loop
 // takes mu after each receive, a cycle in structure, but the queue holds
 // a million requests: it closes only if the senders run that far ahead.
+// Only the package's tests shrink the queue.
 type opener struct {
 	mu    sync.Mutex
 	reqs  chan struct{}
 	count int
 }
 
+var openerQueueSize = 1000000
+
 func newOpener() *opener {
-	o := &opener{reqs: make(chan struct{}, 1000000)}
+	o := &opener{reqs: make(chan struct{}, openerQueueSize)}
 	go o.loop()
 	return o
 }
@@ -189,4 +192,37 @@ func (o *opener) requestVastAudit() {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.reqs <- struct{}{} // want `send on o\.reqs can block while o\.mu is held: its receiver \(\*opener\)\.loop takes o\.mu too, so once the channel is full neither can go on \[audit: its buffer holds 1000000 values: the cycle closes only if the senders run that far ahead of the receiver\]$`
+}
+
+// A batcher's queue size is a setting the program may lower: the buffer
+// is not settled, and the cycle stands.
+type batcher struct {
+	mu    sync.Mutex
+	items chan int
+	n     int
+}
+
+var batchQueueSize = 1000000
+
+// SetBatchQueueSize lets a program trade memory for stalls.
+func SetBatchQueueSize(n int) { batchQueueSize = n }
+
+func newBatcher() *batcher {
+	b := &batcher{items: make(chan int, batchQueueSize)}
+	go b.loop()
+	return b
+}
+
+func (b *batcher) loop() {
+	for v := range b.items {
+		b.mu.Lock()
+		b.n += v
+		b.mu.Unlock()
+	}
+}
+
+func (b *batcher) addSettableBad(v int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.items <- v // want `send on b\.items can block while b\.mu is held: its receiver \(\*batcher\)\.loop takes b\.mu too, so once the channel is full neither can go on$`
 }

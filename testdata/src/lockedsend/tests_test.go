@@ -17,3 +17,12 @@ func TestSignalUnderLock(t *testing.T) {
 	}()
 	<-running
 }
+
+// A test shrinks the opener's queue to see it fill; production code
+// never does.
+func TestOpenerSmallQueue(t *testing.T) {
+	openerQueueSize = 2
+	defer func() { openerQueueSize = 1000000 }()
+	o := newOpener()
+	o.requestVastAudit()
+}

@@ -78,10 +78,11 @@
 //     field of the same named type, or the same package-level variable, so
 //     a receiver that locks another instance's field counts too. Two holds
 //     conflict unless both are for reading. A cycle through a buffer of at
-//     least 65536 values (every channel instance made with such a constant
-//     capacity, or a package variable that only its initializer and tests set) is audited instead: it closes only if the senders run that
-//     far ahead of the receiver, and the author sized the buffer so that
-//     they never do (database/sql's opener queue holds a million);
+//     least 65536 values (every channel instance made with such a capacity:
+//     a constant, or a package variable that only its initializer and
+//     tests set) is audited instead: it closes only if the senders run
+//     that far ahead of the receiver, and the author sized the buffer so
+//     that they never do (database/sql's opener queue holds a million);
 //   - a send that can block forever by baresend's proof (its receiver can
 //     stop receiving, its owner can return without receiving): the lock is
 //     then never released. Related carries the proof;

@@ -27,7 +27,9 @@ var stdCallsArg = map[string]int{
 // isStd reports whether the package is part of the standard library: its
 // path has no dot in its first element and its files live under
 // $GOROOT/src. Both are needed: a GOPATH-mode test package has a dotless
-// path too, and a vendored copy of a std package has a dot.
+// path too, and a vendored copy of a std package has a dot. One file
+// there is enough: the go command hands vet the files cgo generates (net,
+// os/user) from its build cache.
 func isStd(path string, fset *token.FileSet, files []*ast.File) bool {
 	first, _, _ := strings.Cut(path, "/")
 	if strings.Contains(first, ".") || len(files) == 0 {
@@ -39,12 +41,11 @@ func isStd(path string, fset *token.FileSet, files []*ast.File) bool {
 	}
 	root := filepath.Join(goroot, "src") + string(filepath.Separator)
 	for _, f := range files {
-		name := fset.File(f.Pos()).Name()
-		if !strings.HasPrefix(name, root) {
-			return false
+		if strings.HasPrefix(fset.File(f.Pos()).Name(), root) {
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // gorootDir is the standard library's root: go/build's, which a binary

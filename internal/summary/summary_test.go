@@ -63,15 +63,17 @@ func TestStdWithoutSSA(t *testing.T) {
 func TestIsStd(t *testing.T) {
 	testdata := fixturetest.Testdata(t, 2)
 	cfg := &packages.Config{
-		Mode: packages.NeedName | packages.NeedSyntax | packages.NeedFiles | packages.NeedTypes,
+		// Compiled files, as go vet hands them over: cgo's output for net
+		// lives in the build cache.
+		Mode: packages.NeedName | packages.NeedSyntax | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedTypes,
 		Dir:  filepath.Join(testdata, "src"),
 		Env:  append(os.Environ(), "GOPATH="+testdata, "GO111MODULE=off", "GOPROXY=off", "GOWORK=off"),
 	}
-	pkgs, err := packages.Load(cfg, "sync", "net/http", "lockedsend/lib", "google.golang.org/grpc")
+	pkgs, err := packages.Load(cfg, "sync", "net", "net/http", "lockedsend/lib", "google.golang.org/grpc")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]bool{"sync": true, "net/http": true, "lockedsend/lib": false, "google.golang.org/grpc": false}
+	want := map[string]bool{"sync": true, "net": true, "net/http": true, "lockedsend/lib": false, "google.golang.org/grpc": false}
 	for _, p := range pkgs {
 		if got := isStd(p.PkgPath, p.Fset, p.Syntax); got != want[p.PkgPath] {
 			t.Errorf("isStd(%s) = %v, want %v", p.PkgPath, got, want[p.PkgPath])

@@ -199,13 +199,22 @@ func classOf(v ssa.Value, depth int) string {
 }
 
 // fieldClass names field i of the struct x is or points to by the
-// struct's type; an embedded mutex is its struct's own class.
+// struct's type; an embedded mutex is its struct's own class. A struct
+// that is nothing but an embedded mutex (a project's own Mutex type,
+// struct{ sync.Mutex }) is a mutex: its class is where it is kept, the
+// field or variable that holds it, as a sync.Mutex's would be, so that
+// two of them in different structs are two classes.
 func fieldClass(x ssa.Value, i int, depth int) string {
 	f := fieldOf(x.Type(), i)
 	if f == nil {
 		return ""
 	}
 	if f.Embedded() {
+		if onlyField(x.Type()) {
+			if c := classOf(x, depth+1); c != "" {
+				return c
+			}
+		}
 		if c := typeClass(x.Type()); c != "" {
 			return c
 		}
@@ -229,4 +238,13 @@ func typeClass(t types.Type) string {
 	}
 	n = n.Origin()
 	return n.Obj().Pkg().Path() + "." + n.Obj().Name()
+}
+
+// onlyField reports whether the struct t is or points to has one field.
+func onlyField(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	return ok && st.NumFields() == 1
 }

@@ -3,6 +3,7 @@ package summary
 import (
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 
@@ -29,6 +30,10 @@ type Acquired struct {
 // exported functions and methods that take a lock, sorted by class.
 type Acquires struct {
 	Locks []Acquired
+	// Invokes lists the interface methods of its own module it calls,
+	// itself or through its static calls: a package that implements one
+	// takes, through that call, the locks its implementation takes.
+	Invokes []Invoked
 }
 
 func (*Acquires) AFact() {}
@@ -42,7 +47,15 @@ func (a *Acquires) String() string {
 		}
 		parts = append(parts, s)
 	}
-	return "acquires " + strings.Join(parts, ", ")
+	out := "acquires " + strings.Join(parts, ", ")
+	if len(a.Invokes) > 0 {
+		calls := make([]string, 0, len(a.Invokes))
+		for _, v := range a.Invokes {
+			calls = append(calls, v.String())
+		}
+		out += "; calls back " + strings.Join(calls, ", ")
+	}
+	return out
 }
 
 // Acquisition is a lock class a function of this package takes, and where.
@@ -58,9 +71,11 @@ type Acquisition struct {
 // Acquires returns the lock classes fn takes on some path: its own Lock
 // and RLock calls, deferred calls included, and those of the functions it
 // calls statically, in this package by their bodies and in others by
-// their facts. Goroutines it starts do not count, nor do calls through
-// interfaces and func values, nor the standard library, whose locks are
-// its own.
+// their facts, with the locks this package's methods take when another
+// package's function calls them back through an interface of its module
+// (see Invoked). Goroutines it starts do not count, nor do this package's
+// own calls through interfaces and func values, nor the standard library,
+// whose locks are its own.
 func (r *Result) Acquires(fn *ssa.Function) []Acquisition {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -128,24 +143,40 @@ func (r *Result) callAcquires(call ssa.CallInstruction) []Acquisition {
 		}
 		return []Acquisition{{Acquired: Acquired{Class: class, Write: mode == locks.Write}, Pos: call.Pos()}}
 	}
+	if call.Common().IsInvoke() {
+		return r.invokeAcquires(call)
+	}
 	callee := call.Common().StaticCallee()
 	if callee == nil {
 		return nil
 	}
-	var from []Acquired
-	switch obj := funcObject(callee); {
+	via := displayName(callee)
+	obj := funcObject(callee)
+	switch {
 	case len(callee.Blocks) > 0 && callee.Pkg == r.build().Pkg:
+		var out []Acquisition
 		for _, a := range r.acquires(callee) {
-			from = append(from, a.Acquired)
+			out = append(out, Acquisition{Acquired: a.Acquired, Pos: call.Pos(), Via: chain(via, a.Via)})
 		}
+		return out
 	case obj != nil && r.importedLocks[obj.Origin()] != nil:
-		from = r.importedLocks[obj.Origin()].Locks
+		fact := r.importedLocks[obj.Origin()]
+		var out []Acquisition
+		for _, a := range fact.Locks {
+			out = append(out, Acquisition{Acquired: a, Pos: call.Pos(), Via: via})
+		}
+		return append(out, r.callbackAcquires(call, callee, fact)...)
 	}
-	out := make([]Acquisition, 0, len(from))
-	for _, a := range from {
-		out = append(out, Acquisition{Acquired: a, Pos: call.Pos(), Via: displayName(callee)})
+	return nil
+}
+
+// chain names the calls that lead to a lock: via, then the callee's own
+// path to it, if any.
+func chain(via, then string) string {
+	if then == "" {
+		return via
 	}
-	return out
+	return via + " → " + then
 }
 
 // exportAcquires exports the Acquires fact of fn, an exported function or
@@ -154,11 +185,12 @@ func (r *Result) exportAcquires(pass *analysis.Pass, fn *ssa.Function, obj *type
 	if !obj.Exported() {
 		return
 	}
-	acq := r.acquires(fn)
-	if len(acq) == 0 {
+	acq, inv := r.acquires(fn), r.invokes(fn)
+	if len(acq) == 0 && len(inv) == 0 {
 		return
 	}
-	f := &Acquires{Locks: make([]Acquired, 0, len(acq))}
+	f := &Acquires{Locks: make([]Acquired, 0, len(acq)), Invokes: slices.Clone(inv)}
+	sortInvoked(f.Invokes)
 	for _, a := range acq {
 		f.Locks = append(f.Locks, a.Acquired)
 	}

@@ -79,6 +79,11 @@ type Result struct {
 	memo *memo
 	// locked memoises Acquires; a function being scanned maps to nil.
 	locked map[*ssa.Function][]Acquisition
+	// invoked memoises invokes, impls implementations, declared
+	// declaredMethods.
+	invoked  map[*ssa.Function][]Invoked
+	impls    map[Invoked][]*ssa.Function
+	declared map[string][]*types.Func
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -241,7 +246,7 @@ func (r *Result) exportFacts(pass *analysis.Pass) {
 func (r *Result) guardedAcquires(pass *analysis.Pass, fn *ssa.Function, obj *types.Func) {
 	defer func() {
 		if recover() != nil {
-			r.locked = nil
+			r.locked, r.invoked = nil, nil
 		}
 	}()
 	r.exportAcquires(pass, fn, obj)

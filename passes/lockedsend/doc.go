@@ -70,13 +70,20 @@
 //     global or element it is loaded from, or the channel made here that
 //     reaches it) takes a held lock on some path, itself or through the
 //     functions it calls statically, in this package by their bodies and in
-//     others by an Acquires fact; or it takes another lock that a function
-//     of the package holds while it takes the held one. Once the buffer is
-//     full, the receiver waits for the lock and the sender for the
-//     receiver. Related points at the receive and at the receiver's Lock
-//     (or the call that reaches it). Locks are compared by class: the same
-//     field of the same named type, or the same package-level variable, so
-//     a receiver that locks another instance's field counts too. Two holds
+//     others by an Acquires fact; through another package's interface, by
+//     the facts of the implementations declared beside it; and through a
+//     callback: a function of another package that calls an interface of
+//     its module, which a type of this package implements, takes what that
+//     implementation takes (a peer switch that calls every reactor's
+//     RemovePeer). Or it takes another lock that a function of the package
+//     holds while it takes the held one. Once the buffer is full, the
+//     receiver waits for the lock and the sender for the receiver.
+//     Related points at the receive and at the receiver's Lock (or the
+//     call that reaches it, with the chain of calls). Locks are compared
+//     by class: the same field of the same named type, or the same
+//     package-level variable, so a receiver that locks another instance's
+//     field counts too; a project's own mutex type that is nothing but an
+//     embedded sync.Mutex is classed by the field that holds it. Two holds
 //     conflict unless both are for reading. A cycle through a buffer of at
 //     least 65536 values (every channel instance made with such a capacity:
 //     a constant, or a package variable that only its initializer and

@@ -1,0 +1,269 @@
+package summary
+
+import (
+	"go/types"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// maxInvoked bounds the interface methods one function's answer and fact
+// carry.
+const maxInvoked = 64
+
+// Invoked names a method of an interface that a function calls, itself or
+// through its static calls: a callback into whatever implements it. Only
+// interfaces of the function's own module count (a framework's Reactor or
+// Handler, implemented by its users); the standard library's and other
+// modules' interfaces (io.Writer, fmt.Stringer) are implemented everywhere
+// and would tie every type with a String method to every call of Printf.
+type Invoked struct {
+	Pkg    string // the interface's package path
+	Iface  string // its type name
+	Method string
+}
+
+func (i Invoked) String() string { return i.Pkg + "." + i.Iface + "." + i.Method }
+
+// invokes returns the interface methods fn calls on some path, directly or
+// through the static calls it makes (goroutines it starts do not count),
+// in this package by their bodies and in others by their Acquires facts.
+func (r *Result) invokes(fn *ssa.Function) []Invoked {
+	if o := fn.Origin(); o != nil {
+		fn = o
+	}
+	if r.invoked == nil {
+		r.invoked = make(map[*ssa.Function][]Invoked)
+	}
+	if v, ok := r.invoked[fn]; ok {
+		return v
+	}
+	r.invoked[fn] = nil
+	var out []Invoked
+	add := func(v Invoked) {
+		for _, o := range out {
+			if o == v {
+				return
+			}
+		}
+		if len(out) < maxInvoked {
+			out = append(out, v)
+		}
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if _, isGo := instr.(*ssa.Go); !ok || isGo {
+				continue
+			}
+			for _, v := range r.callInvokes(call) {
+				add(v)
+			}
+		}
+	}
+	r.invoked[fn] = out
+	return out
+}
+
+// callInvokes returns the interface methods one call reaches: the method
+// it invokes, or those its static callee does.
+func (r *Result) callInvokes(call ssa.CallInstruction) []Invoked {
+	cc := call.Common()
+	if cc.IsInvoke() {
+		if v, ok := r.ownInterface(cc); ok {
+			return []Invoked{v}
+		}
+		return nil
+	}
+	callee := cc.StaticCallee()
+	if callee == nil {
+		return nil
+	}
+	if len(callee.Blocks) > 0 && callee.Pkg == r.build().Pkg {
+		return r.invokes(callee)
+	}
+	if obj := funcObject(callee); obj != nil && r.importedLocks[obj.Origin()] != nil {
+		return r.importedLocks[obj.Origin()].Invokes
+	}
+	return nil
+}
+
+// ownInterface names the interface method an invoke calls when the
+// interface is declared in this package or, in module mode, in its module.
+func (r *Result) ownInterface(cc *ssa.CallCommon) (Invoked, bool) {
+	named, ok := types.Unalias(cc.Value.Type()).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil {
+		return Invoked{}, false
+	}
+	path := named.Obj().Pkg().Path()
+	own := path == r.pkg.Path() || r.ownModule(path)
+	if !own {
+		return Invoked{}, false
+	}
+	return Invoked{Pkg: path, Iface: named.Obj().Name(), Method: cc.Method.Name()}, true
+}
+
+// implementations returns this package's methods that a call of v can
+// run: the method of every named type declared here whose value or
+// pointer implements v's interface.
+func (r *Result) implementations(v Invoked) []*ssa.Function {
+	if r.impls == nil {
+		r.impls = make(map[Invoked][]*ssa.Function)
+	}
+	if fns, ok := r.impls[v]; ok {
+		return fns
+	}
+	var fns []*ssa.Function
+	if iface := r.lookupInterface(v); iface != nil {
+		prog := r.build().Pkg.Prog
+		scope := r.pkg.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+				continue
+			}
+			if _, generic := tn.Type().(*types.Named); generic && tn.Type().(*types.Named).TypeParams().Len() > 0 {
+				continue
+			}
+			for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
+				if !types.Implements(t, iface) {
+					continue
+				}
+				if fn := prog.LookupMethod(t, nil, v.Method); fn != nil && fn.Pkg == r.build().Pkg {
+					fns = append(fns, fn)
+				}
+				break
+			}
+		}
+	}
+	r.impls[v] = fns
+	return fns
+}
+
+// lookupInterface finds v's interface among the packages this package
+// imports, directly or not.
+func (r *Result) lookupInterface(v Invoked) *types.Interface {
+	seen := map[*types.Package]bool{}
+	var find func(p *types.Package) *types.Interface
+	find = func(p *types.Package) *types.Interface {
+		if seen[p] {
+			return nil
+		}
+		seen[p] = true
+		if p.Path() == v.Pkg {
+			if tn, ok := p.Scope().Lookup(v.Iface).(*types.TypeName); ok {
+				iface, _ := tn.Type().Underlying().(*types.Interface)
+				return iface
+			}
+			return nil
+		}
+		for _, imp := range p.Imports() {
+			if iface := find(imp); iface != nil {
+				return iface
+			}
+		}
+		return nil
+	}
+	return find(r.pkg)
+}
+
+// callbackAcquires returns the locks a call into another package takes by
+// calling back into this one: the callee's fact lists the interface
+// methods it invokes, and this package's implementations of them take
+// these locks.
+func (r *Result) callbackAcquires(call ssa.CallInstruction, callee *ssa.Function, fact *Acquires) []Acquisition {
+	var out []Acquisition
+	for _, v := range fact.Invokes {
+		for _, impl := range r.implementations(v) {
+			for _, a := range r.acquires(impl) {
+				out = append(out, Acquisition{Acquired: a.Acquired, Pos: call.Pos(),
+					Via: chain(displayName(callee)+", which calls back "+displayName(impl), a.Via)})
+			}
+		}
+	}
+	return out
+}
+
+// sortInvoked orders a fact's interface methods.
+func sortInvoked(vs []Invoked) {
+	sort.Slice(vs, func(i, j int) bool { return vs[i].String() < vs[j].String() })
+}
+
+// invokeAcquires returns the locks a call through another package's
+// interface takes when it runs one of the implementations that package
+// declares (a reactor's Switcher is its package's *Switch): their facts'
+// locks, and the locks of this package's methods they call back. An
+// interface of this package is not followed: which of its implementations
+// here runs is the caller's business.
+func (r *Result) invokeAcquires(call ssa.CallInstruction) []Acquisition {
+	cc := call.Common()
+	named, ok := types.Unalias(cc.Value.Type()).(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg() == r.pkg {
+		return nil
+	}
+	var out []Acquisition
+	for _, m := range r.declaredMethods(named, cc.Method.Name()) {
+		fact := r.importedLocks[m.Origin()]
+		if fact == nil {
+			continue
+		}
+		via := FuncName(m)
+		for _, a := range fact.Locks {
+			out = append(out, Acquisition{Acquired: a, Pos: call.Pos(), Via: via})
+		}
+		for _, v := range fact.Invokes {
+			for _, impl := range r.implementations(v) {
+				for _, a := range r.acquires(impl) {
+					out = append(out, Acquisition{Acquired: a.Acquired, Pos: call.Pos(),
+						Via: chain(via+", which calls back "+displayName(impl), a.Via)})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// ownModule reports whether path is a package of the module under
+// analysis.
+func (r *Result) ownModule(path string) bool {
+	return r.module != "" && (path == r.module || strings.HasPrefix(path, r.module+"/"))
+}
+
+// declaredMethods returns the methods named name of the types declared
+// beside the interface named whose value or pointer implements it.
+func (r *Result) declaredMethods(named *types.Named, name string) []*types.Func {
+	key := named.Obj().Pkg().Path() + "." + named.Obj().Name() + "." + name
+	if r.declared == nil {
+		r.declared = make(map[string][]*types.Func)
+	}
+	if fns, ok := r.declared[key]; ok {
+		return fns
+	}
+	iface, ok := named.Underlying().(*types.Interface)
+	if !ok {
+		return nil
+	}
+	pkg := named.Obj().Pkg()
+	var out []*types.Func
+	scope := pkg.Scope()
+	for _, n := range scope.Names() {
+		tn, ok := scope.Lookup(n).(*types.TypeName)
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+			continue
+		}
+		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
+			if !types.Implements(t, iface) {
+				continue
+			}
+			if obj, _, _ := types.LookupFieldOrMethod(t, true, pkg, name); obj != nil {
+				if fn, ok := obj.(*types.Func); ok {
+					out = append(out, fn)
+				}
+			}
+			break
+		}
+	}
+	r.declared[key] = out
+	return out
+}

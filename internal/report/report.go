@@ -1,8 +1,8 @@
 // Package report is the one place where a pass's findings become
 // diagnostics. It applies what every pass shares: //sendlint:ignore
 // suppression (a directive that suppresses nothing is itself reported),
-// silence in generated files, and containment of a panic to the function
-// that caused it.
+// the audit tier kept out of generated files, and containment of a panic
+// to the function that caused it.
 package report
 
 import (
@@ -55,12 +55,18 @@ func New(pass *analysis.Pass) (*Reporter, error) {
 	return r, nil
 }
 
-// Report forwards d unless it lies in a generated file, in test code (see
-// IsTestCode) when the pass's tests flag is off, or under an ignore
-// directive on its line or the line above.
+// Report forwards d, a finding that carries its proof, unless it lies in
+// test code (see IsTestCode) when the pass's tests flag is off, or under an
+// ignore directive on its line or the line above.
+//
+// A generated file is reported on like any other. A send that can be shown
+// to block forever is a bug of the program, whoever wrote the line, and
+// its fix goes into the generator or the template the file is made from.
+// The audit tier, which asks a reader to weigh what the pass cannot prove,
+// stays out of generated files (see Audit).
 func (r *Reporter) Report(d analysis.Diagnostic) {
 	pos := r.pass.Fset.Position(d.Pos)
-	if r.silent(pos.Filename) || r.ignored(pos) || !r.tests && r.inTestHook(d.Pos) {
+	if !r.tests && IsTestCode(pos.Filename, r.pass.Pkg) || r.ignored(pos) || !r.tests && r.inTestHook(d.Pos) {
 		return
 	}
 	if !IsTestCode(pos.Filename, r.pass.Pkg) {
@@ -115,15 +121,19 @@ func (r *Reporter) ignored(pos token.Position) bool {
 const AuditCategory = "audit"
 
 // Audit forwards d as an audit-tier finding, when the pass's audit flag is
-// set: a send the pass can neither prove to block nor rule out. missing
-// says what the proof lacks ("no receiver of it is visible in this
-// package"), and ends the message in brackets, so that a reader, a
-// suppression and a baseline all see which tier a finding is in.
+// set and d lies outside generated files: a send the pass can neither
+// prove to block nor rule out. missing says what the proof lacks ("no
+// receiver of it is visible in this package"), and ends the message in
+// brackets, so that a reader, a suppression and a baseline all see which
+// tier a finding is in.
 func (r *Reporter) Audit(d analysis.Diagnostic, missing string) {
 	if !r.audit {
 		// A directive written for this finding while auditing is still
 		// in use when the audit tier is off.
 		r.ignored(r.pass.Fset.Position(d.Pos))
+		return
+	}
+	if r.generatedFile(r.pass.Fset.Position(d.Pos).Filename) {
 		return
 	}
 	d.Category = AuditCategory
@@ -135,12 +145,11 @@ func (r *Reporter) Audit(d analysis.Diagnostic, missing string) {
 // would otherwise skip the work of explaining a finding it will not show.
 func (r *Reporter) Auditing() bool { return r.audit }
 
-// silent reports whether findings in file are not reported at all.
-func (r *Reporter) silent(file string) bool {
-	if _, ok := r.generated[file]; ok {
-		return true
-	}
-	return !r.tests && IsTestCode(file, r.pass.Pkg)
+// generatedFile reports whether file says it is generated (// Code
+// generated ... DO NOT EDIT.).
+func (r *Reporter) generatedFile(file string) bool {
+	_, ok := r.generated[file]
+	return ok
 }
 
 // Guard runs check and turns a panic inside it into a diagnostic at pos that
@@ -166,7 +175,10 @@ func (r *Reporter) Finish() {
 		if r.used[ig] {
 			continue
 		}
-		if r.silent(ig.File) {
+		// A directive in a generated file is rewritten with the file,
+		// and is not its reader's to remove; one in test code is not
+		// checked while test code is not reported.
+		if r.generatedFile(ig.File) || !r.tests && IsTestCode(ig.File, r.pass.Pkg) {
 			continue
 		}
 		r.pass.Report(analysis.Diagnostic{

@@ -23,8 +23,9 @@ func boolFlag(fs *flag.FlagSet, name string) bool {
 // IsTestCode reports whether a finding in file of pkg lies in test code: a
 // _test.go file; a package of test helpers or doubles (a name ending in
 // test, testutil, testutils or testing: grpctest, httptest; or named mock,
-// mocks, fake or fakes); or an example or test program (a package below a
-// directory named examples, example, test, tests, testdata or e2e).
+// mocks, fake or fakes); an example or test program (a package below a
+// directory named examples, example, test, tests, testdata or e2e); or the
+// main package go test writes to run a package's tests (path p.test).
 //
 // Test code is analysed (its facts and calls count) but not reported by
 // default. Measured on the standard library and on grpc, etcd, nats-server
@@ -32,7 +33,7 @@ func boolFlag(fs *flag.FlagSet, name string) bool {
 // fails on its own timeout instead of stalling a server in silence: tests
 // hold locks and leave senders behind on purpose.
 func IsTestCode(file string, pkg *types.Package) bool {
-	if strings.HasSuffix(file, "_test.go") {
+	if strings.HasSuffix(file, "_test.go") || strings.HasSuffix(pkg.Path(), ".test") {
 		return true
 	}
 	name := pkg.Name()

@@ -405,3 +405,32 @@ func (c *channelRPC) shutdown() { close(c.errors) }
 func (c *channelRPC) dispatchBad(r string) {
 	c.rpc <- r // want `send on c.rpc \(chan string\) can block forever: its receiver \(\*channelRPC\).call can stop receiving`
 }
+
+// connectionRPC's caller asks, then waits for the reply with a plain
+// receive until the reader, the one sender, closes c.rpc on its way out.
+// Its only way out without receiving is a request that failed to go out,
+// before it asks, and no reply is owed to that one. (Once call also gives
+// up on c.errors, as channelRPC's does, the reader's send can block.)
+type connectionRPC struct {
+	rpc    chan string
+	errors chan error
+	write  func(string) error
+}
+
+func (c *connectionRPC) call(req string) (string, error) {
+	if err := c.write(req); err != nil {
+		return "", err
+	}
+	r, ok := <-c.rpc
+	if !ok {
+		return "", <-c.errors
+	}
+	return r, nil
+}
+
+func (c *connectionRPC) reader(frames <-chan string) {
+	defer close(c.rpc)
+	for f := range frames {
+		c.rpc <- f // ok: its receiver waits until the channel is closed, and closing it is the reader's
+	}
+}

@@ -6,18 +6,26 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
 
 // A diag is one finding as sendlint -json prints it, its file relative to
-// the module root when it lies inside the module.
+// the module root when it lies inside the module. Also holds the other
+// paths to the same blocking operation that lockedsend folds into one
+// finding ("also reached here"): the finding reports those lines too.
 type diag struct {
 	Pass    string
 	At      fileLine
 	Col     int
 	Message string
+	Also    []fileLine
 }
+
+// alsoReached starts the message of a related position that is another
+// path to the finding's blocking operation.
+const alsoReached = "also reached here"
 
 // parseFindings reads go vet's JSON stream, which sendlint -json prints:
 // one object per package, {"pkg": {"pass": [diagnostics] | {"error": "..."}}}.
@@ -46,6 +54,10 @@ func parseFindings(r io.Reader, modDir string) ([]diag, []string, error) {
 				var ds []struct {
 					Posn    string `json:"posn"`
 					Message string `json:"message"`
+					Related []struct {
+						Posn    string `json:"posn"`
+						Message string `json:"message"`
+					} `json:"related"`
 				}
 				if err := json.Unmarshal(raw, &ds); err != nil {
 					return nil, nil, fmt.Errorf("reading sendlint's JSON: %v", err)
@@ -55,7 +67,18 @@ func parseFindings(r io.Reader, modDir string) ([]diag, []string, error) {
 					if err != nil {
 						return nil, nil, err
 					}
-					diags = append(diags, diag{Pass: pass, At: at, Col: col, Message: d.Message})
+					dg := diag{Pass: pass, At: at, Col: col, Message: d.Message}
+					for _, rel := range d.Related {
+						if !strings.HasPrefix(rel.Message, alsoReached) {
+							continue
+						}
+						also, _, err := parsePosn(rel.Posn, modDir)
+						if err != nil {
+							return nil, nil, err
+						}
+						dg.Also = append(dg.Also, also)
+					}
+					diags = append(diags, dg)
 				}
 			}
 		}
@@ -96,7 +119,8 @@ func isNumber(s string) bool {
 }
 
 // at returns the findings on any of the lines, of the pass when pass is
-// not empty.
+// not empty. A finding is on a line it is reported at, or on one of its
+// other paths to the same operation (see diag.Also).
 func at(diags []diag, lines []fileLine, pass string) []diag {
 	var out []diag
 	for _, d := range diags {
@@ -104,7 +128,7 @@ func at(diags []diag, lines []fileLine, pass string) []diag {
 			continue
 		}
 		for _, fl := range lines {
-			if d.At == fl {
+			if d.At == fl || slices.Contains(d.Also, fl) {
 				out = append(out, d)
 				break
 			}

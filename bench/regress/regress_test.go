@@ -119,7 +119,7 @@ func TestSelectCases(t *testing.T) {
 func TestParseFindings(t *testing.T) {
 	mod := filepath.FromSlash("/cache/example.com/m@v1.0.0")
 	stream := `{"example.com/m/sub": {"baresend": [{"posn": "` + filepath.ToSlash(filepath.Join(mod, "sub", "a.go")) + `:10:5", "message": "send on c can block forever"}],
- "lockedsend": [{"posn": "/elsewhere/x.go:3:1", "message": "held"}]}}
+ "lockedsend": [{"posn": "/elsewhere/x.go:3:1", "message": "held", "related": [{"posn": "` + filepath.ToSlash(filepath.Join(mod, "sub", "b.go")) + `:7:2", "message": "also reached here, in f"}, {"posn": "` + filepath.ToSlash(filepath.Join(mod, "sub", "b.go")) + `:9:2", "message": "locked here"}]}]}}
 {"example.com/m/other": {"silentdrop": {"error": "does not type-check"}}}`
 	diags, errs, err := parseFindings(strings.NewReader(stream), mod)
 	if err != nil {
@@ -141,6 +141,14 @@ func TestParseFindings(t *testing.T) {
 	}
 	if hits := at(diags, []fileLine{{"sub/a.go", 11}}, ""); len(hits) != 0 {
 		t.Errorf("a finding matched the wrong line: %+v", hits)
+	}
+	// Another path to a lockedsend finding's operation reports its line;
+	// other related positions do not.
+	if hits := at(diags, []fileLine{{"sub/b.go", 7}}, "lockedsend"); len(hits) != 1 {
+		t.Errorf("at(sub/b.go:7, lockedsend) = %+v, want the finding reached there too", hits)
+	}
+	if hits := at(diags, []fileLine{{"sub/b.go", 9}}, ""); len(hits) != 0 {
+		t.Errorf("at(sub/b.go:9) = %+v, want none: a Lock is not another path", hits)
 	}
 	// A file outside the module keeps its own name.
 	if got := diags[0].At.File + diags[1].At.File; !strings.Contains(got, "/elsewhere/x.go") {

@@ -329,3 +329,8 @@ func initialConst(init *ssa.Function, g *ssa.Global) (int, bool) {
 	}
 	return n, found
 }
+
+// EscapedBefore reports whether the channel may have left the owner's
+// hands (passed, returned or stored) before instr, an instruction of the
+// owner, runs.
+func (x *Index) EscapedBefore(u *Uses, instr ssa.Instruction) bool { return x.afterEscape(u, instr) }

@@ -22,7 +22,7 @@ func (j *Judge) madeVerdict(mk *ssa.MakeChan, instr ssa.Instruction, state int) 
 		if s.Async {
 			v = j.senderVerdict(u, s)
 		} else {
-			v = j.ownerVerdict(u)
+			v = j.ownerVerdict(u, s)
 		}
 		if v.Blocks {
 			v.Makes = []*ssa.MakeChan{mk}
@@ -143,7 +143,10 @@ func (j *Judge) returnedToCaller(u *chans.Uses, s chans.Site) Verdict {
 }
 
 // ownerVerdict judges a send made on the owner's goroutine.
-func (j *Judge) ownerVerdict(u *chans.Uses) Verdict {
+func (j *Judge) ownerVerdict(u *chans.Uses, s chans.Site) Verdict {
+	if v := j.filledBeforeHanded(u, s); v.Blocks {
+		return v
+	}
 	if !j.visible(u) {
 		return Verdict{}
 	}

@@ -56,6 +56,10 @@
 //   - the consumer that exits first: the goroutine the owner started to
 //     receive can return before the channel is drained;
 //   - nothing receives from a channel made here and kept here;
+//   - nothing can receive yet: a loop fills a channel made here, one value
+//     per element of a collection, before the function hands the channel
+//     out, and the buffer is smaller on some path (a constant, or a
+//     caller's limit the code clamps to the collection's length);
 //   - a blocking select whose cases are all sends, when one of them has
 //     such a proof.
 //

@@ -49,12 +49,59 @@ func sendBeforeEscapeOK() chan int {
 	return ch
 }
 
+// sendLoopOverflowsBad fills a one-slot channel with every element before
+// it returns it: with two elements, nobody can take the first.
 func sendLoopOverflowsBad(xs []int) <-chan int {
 	ch := make(chan int, 1)
 	for _, x := range xs {
-		ch <- x // ok: the channel is returned, its reader is not visible here
+		ch <- x // want `send on ch \(chan int, cap 1\) can block forever: nothing can receive from it before sendLoopOverflowsBad hands it out after this loop, which sends one value per element of xs, more than the buffer holds when it holds more than 1$`
 	}
 	return ch
+}
+
+// A peer cache answers from what it has: it fills a channel with the
+// cached peers and hands it over. The buffer is the caller's limit,
+// clamped to the cache's size, so a limit below the size leaves the
+// loop waiting for a reader who only gets the channel once it ends.
+type Options struct{ Limit int }
+
+type peerCache struct{ peers map[string]int }
+
+func (c *peerCache) cachedLimitBad(opts Options) <-chan int {
+	n := opts.Limit
+	if n == 0 || n > len(c.peers) {
+		n = len(c.peers)
+	}
+	ch := make(chan int, n)
+	for _, p := range c.peers {
+		ch <- p // want `send on ch .* can block forever: nothing can receive from it before \(\*peerCache\)\.cachedLimitBad hands it out after this loop, which sends one value per element of c\.peers, more than the buffer holds when opts\.Limit is below its length$`
+	}
+	close(ch)
+	return ch
+}
+
+// cachedAllOK sizes the buffer to the cache, or more: every peer fits.
+func (c *peerCache) cachedAllOK(opts Options) <-chan int {
+	n := opts.Limit
+	if n < len(c.peers) {
+		n = len(c.peers)
+	}
+	ch := make(chan int, n)
+	for _, p := range c.peers {
+		ch <- p // ok: the buffer is at least the number of peers
+	}
+	close(ch)
+	return ch
+}
+
+// cachedStreamOK hands the channel to its reader before it fills it.
+func (c *peerCache) cachedStreamOK(opts Options, deliver func(<-chan int)) {
+	ch := make(chan int, opts.Limit)
+	deliver(ch)
+	for _, p := range c.peers {
+		ch <- p // ok for this rule: the reader has the channel while the loop sends
+	}
+	close(ch)
 }
 
 func nobodyReceivesBad() {

@@ -115,7 +115,7 @@ func (r *Result) implementations(v Invoked) []*ssa.Function {
 		return fns
 	}
 	var fns []*ssa.Function
-	if iface := r.lookupInterface(v); iface != nil {
+	if iface, ifacePkg := r.lookupInterface(v); iface != nil {
 		prog := r.build().Pkg.Prog
 		scope := r.pkg.Scope()
 		for _, name := range scope.Names() {
@@ -130,8 +130,12 @@ func (r *Result) implementations(v Invoked) []*ssa.Function {
 				if !types.Implements(t, iface) {
 					continue
 				}
-				if fn := prog.LookupMethod(t, nil, v.Method); fn != nil && fn.Pkg == r.build().Pkg {
-					fns = append(fns, fn)
+				// The interface's package qualifies an unexported name.
+				obj, _, _ := types.LookupFieldOrMethod(t, true, ifacePkg, v.Method)
+				if m, ok := obj.(*types.Func); ok {
+					if fn := prog.FuncValue(m); fn != nil && fn.Pkg == r.build().Pkg {
+						fns = append(fns, fn)
+					}
 				}
 				break
 			}
@@ -141,29 +145,30 @@ func (r *Result) implementations(v Invoked) []*ssa.Function {
 	return fns
 }
 
-// lookupInterface finds v's interface among the packages this package
-// imports, directly or not.
-func (r *Result) lookupInterface(v Invoked) *types.Interface {
+// lookupInterface finds v's interface, and the package that declares it,
+// among the packages this package imports, directly or not.
+func (r *Result) lookupInterface(v Invoked) (*types.Interface, *types.Package) {
 	seen := map[*types.Package]bool{}
-	var find func(p *types.Package) *types.Interface
-	find = func(p *types.Package) *types.Interface {
+	var find func(p *types.Package) (*types.Interface, *types.Package)
+	find = func(p *types.Package) (*types.Interface, *types.Package) {
 		if seen[p] {
-			return nil
+			return nil, nil
 		}
 		seen[p] = true
 		if p.Path() == v.Pkg {
 			if tn, ok := p.Scope().Lookup(v.Iface).(*types.TypeName); ok {
-				iface, _ := tn.Type().Underlying().(*types.Interface)
-				return iface
+				if iface, ok := tn.Type().Underlying().(*types.Interface); ok {
+					return iface, p
+				}
 			}
-			return nil
+			return nil, nil
 		}
 		for _, imp := range p.Imports() {
-			if iface := find(imp); iface != nil {
-				return iface
+			if iface, pkg := find(imp); iface != nil {
+				return iface, pkg
 			}
 		}
-		return nil
+		return nil, nil
 	}
 	return find(r.pkg)
 }

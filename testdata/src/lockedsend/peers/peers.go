@@ -43,3 +43,15 @@ func (sw *Switch) Has(id string) bool {
 	defer sw.mu.Unlock()
 	return sw.peers[id]
 }
+
+// frame is a buffer the switch recycles; only this package's Base can
+// implement it, and types that embed Base.
+type frame interface{ invalidate() }
+
+// Base carries what every frame type needs.
+type Base struct{ valid bool }
+
+func (b *Base) invalidate() { b.valid = false }
+
+// Recycle drops a frame back into the pool.
+func Recycle(f frame) { f.invalidate() }

@@ -214,10 +214,12 @@ func (x *Index) Callers(fn *ssa.Function) ([]ssa.CallInstruction, bool) { return
 
 // callers returns the call sites of fn when they are all visible: fn is an
 // unexported, non-generic function, method or closure of this package whose
-// value never escapes into a variable, a field or another call. An
-// unexported method can be called through an interface only by this
-// package, so it qualifies when no interface call here uses its name and it
-// is never taken as a method value.
+// value never escapes into a variable, a field or another call. A local
+// variable that holds the closure, assigned once and only called, is the
+// closure under another name (see cellCalls). An unexported method can be
+// called through an interface only by this package, so it qualifies when
+// no interface call here uses its name and it is never taken as a method
+// value.
 func (x *Index) callers(fn *ssa.Function) ([]ssa.CallInstruction, bool) {
 	if fn.Pkg != x.pkg || x.escaped[fn] || fn.TypeParams().Len() > 0 {
 		return nil, false
@@ -234,16 +236,11 @@ func (x *Index) callers(fn *ssa.Function) ([]ssa.CallInstruction, bool) {
 	}
 	var sites []ssa.CallInstruction
 	for _, mc := range x.closures[fn] {
-		for _, ref := range *mc.Referrers() {
-			if _, dbg := ref.(*ssa.DebugRef); dbg {
-				continue
-			}
-			call, ok := ref.(ssa.CallInstruction)
-			if !ok || call.Common().Value != mc {
-				return nil, false
-			}
-			sites = append(sites, call)
+		calls, ok := onlyCalled(mc, 0)
+		if !ok {
+			return nil, false
 		}
+		sites = append(sites, calls...)
 	}
 	return append(sites, x.calls[fn]...), true
 }

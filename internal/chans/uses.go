@@ -167,7 +167,7 @@ func (w *walker) call(v ssa.Value, call ssa.CallInstruction, ctx context) {
 		}
 		return
 	}
-	callee := common.StaticCallee()
+	callee := w.x.Callee(common)
 	if common.IsInvoke() || callee == nil || callee.Pkg != w.x.pkg || len(callee.Blocks) == 0 {
 		w.escape(call)
 		return
@@ -210,6 +210,9 @@ func (w *walker) closure(v ssa.Value, mc *ssa.MakeClosure, ctx context) {
 			continue
 		}
 		for _, ref := range closureUses(mc) {
+			if st, ok := ref.(*ssa.Store); ok && w.throughCells(fn, fn.FreeVars[i], st, ctx) {
+				continue
+			}
 			instr, async, ok := closureStart(mc, ref)
 			if !ok {
 				w.escape(ref)
@@ -218,6 +221,59 @@ func (w *walker) closure(v ssa.Value, mc *ssa.MakeClosure, ctx context) {
 			if instr != nil {
 				w.value(fn.FreeVars[i], ctx.enter(fn, instr, async))
 			}
+		}
+	}
+}
+
+// throughCells follows the free variable fv of fn into every call of fn
+// made through the cell that st stores fn's closure into, and reports
+// whether it could: every use of the cell is a call (cellCalls), made in
+// the function that holds it or in a closure nested there.
+func (w *walker) throughCells(fn *ssa.Function, fv *ssa.FreeVar, st *ssa.Store, ctx context) bool {
+	cell, ok := st.Addr.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	calls, ok := cellCalls(cell, st.Val, 0)
+	if !ok {
+		return false
+	}
+	type hop struct {
+		call ssa.CallInstruction
+		via  []*ssa.MakeClosure
+	}
+	hops := make([]hop, 0, len(calls))
+	for _, c := range calls {
+		via, ok := w.x.capturedThrough(c.Parent(), st.Parent())
+		if !ok {
+			return false
+		}
+		hops = append(hops, hop{c, via})
+	}
+	for _, h := range hops {
+		w.throughCell(fv, fn, h.call, h.via, ctx)
+	}
+	return true
+}
+
+// throughCell follows the free variable fv of fn into a call of fn made
+// through a cell: in the function that holds the cell, or in the closures
+// via that capture it, each entered the way its own closure value is used.
+func (w *walker) throughCell(fv *ssa.FreeVar, fn *ssa.Function, call ssa.CallInstruction, via []*ssa.MakeClosure, ctx context) {
+	if len(via) == 0 {
+		_, async := call.(*ssa.Go)
+		w.value(fv, ctx.enter(fn, call, async))
+		return
+	}
+	mc := via[0]
+	for _, ref := range closureUses(mc) {
+		instr, async, ok := closureStart(mc, ref)
+		if !ok {
+			w.escape(ref)
+			continue
+		}
+		if instr != nil {
+			w.throughCell(fv, fn, call, via[1:], ctx.enter(mc.Fn.(*ssa.Function), instr, async))
 		}
 	}
 }

@@ -146,7 +146,7 @@ func (r *Result) callAcquires(call ssa.CallInstruction) []Acquisition {
 	if call.Common().IsInvoke() {
 		return r.invokeAcquires(call)
 	}
-	callee := call.Common().StaticCallee()
+	callee := r.chanIndex().Callee(call.Common())
 	if callee == nil {
 		return nil
 	}

@@ -32,11 +32,12 @@ func (r *Result) call(call ssa.CallInstruction) *Blocking {
 		return b
 	}
 	cc := call.Common()
-	callee := cc.StaticCallee()
+	callee := r.chanIndex().Callee(cc)
 	if callee == nil {
 		// An interface method or a func value that holds no stream send:
 		// the callee is unknown, and is taken not to block (see the
-		// package documentation).
+		// package documentation). A local variable that holds a function
+		// literal, assigned once and only called, is that literal.
 		return nil
 	}
 	obj := funcObject(callee)

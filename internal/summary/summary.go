@@ -15,7 +15,9 @@
 // Calls through interfaces and func values that hold no stream send are
 // taken not to block: logging (slog.Handler), metrics and callbacks would
 // otherwise make every call under a lock a finding, and the summary cannot
-// know the callee. The standard library is summarised by a table (std.go).
+// know the callee. A func variable assigned once, from a function literal,
+// and only ever called is that literal (chans.Index.Callee). The standard
+// library is summarised by a table (std.go).
 //
 // # Cost
 //

@@ -146,7 +146,9 @@
 //   - calls through interfaces and func values that hold no stream send,
 //     whose callee is unknown (logging, such as slog under a lock, is
 //     never a send); the standard library, except sync.Once.Do and
-//     sync.Map.Range running a function that sends.
+//     sync.Map.Range running a function that sends. A func variable
+//     assigned once, from a function literal, and only ever called
+//     (send := func(...) {...}, shared with a callback) is that literal.
 //
 // Test code (_test.go files and test-helper packages) is analysed but not
 // reported unless -test or -lockedsend.tests is set: a test holds a lock

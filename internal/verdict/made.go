@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"fmt"
+	"go/token"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -103,43 +104,56 @@ func (j *Judge) senderVerdict(u *chans.Uses, s chans.Site) Verdict {
 }
 
 // returnedToCaller judges the goroutine of a function that returns the
-// channel to its callers: an exported function whose channel escapes only
-// by being returned, and whose goroutine keeps sending on it in a loop.
-// Its caller can stop reading (it cancels and walks away), and the
-// goroutine then blocks for good. A generator that sends one value, or has
-// room for all it sends, is not this; the capacity rule has already
+// channel to its callers (chans.ReturnedBy: an exported maker, or an
+// unexported one whose callers return what it returns). Its caller can
+// stop reading (it cancels and walks away), and the goroutine then blocks
+// for good on a send that has no way out: one in a loop that keeps
+// sending on the channel, or one beside another send of the goroutine on
+// it that gives up on a liveness case (select with <-ctx.Done()), which
+// says that the reader may be gone. A generator that sends one value, or
+// has room for all it sends, is neither; the capacity rule has already
 // cleared the latter.
 func (j *Judge) returnedToCaller(u *chans.Uses, s chans.Site) Verdict {
-	owner := u.Owner()
-	obj := owner.Object()
-	if obj == nil || !obj.Exported() || len(u.Escapes) == 0 || len(u.Recvs) > 0 || len(u.Stores) > 0 {
+	send, ok := s.Instr.(*ssa.Send)
+	if !ok {
 		return Verdict{}
 	}
-	for _, e := range u.Escapes {
-		if _, ok := e.(*ssa.Return); !ok {
-			return Verdict{}
-		}
-	}
-	l := j.idx.Loops(s.Func).Innermost(s.Instr.Block())
-	var ch ssa.Value
-	switch send := s.Instr.(type) {
-	case *ssa.Send:
-		ch = send.Chan
-	default:
+	fn, ret := j.idx.ReturnedBy(u)
+	if fn == nil {
 		return Verdict{}
 	}
-	if l == nil || flow.Varies(ch, l) {
-		return Verdict{}
-	}
-	who := OwnerName(owner)
-	return Verdict{
+	who := OwnerName(fn)
+	v := Verdict{
 		Blocks: true,
-		Reason: "its receiver is the caller " + who + " returns it to, who can stop reading, and this loop has no liveness case (ctx.Done(), a stop channel) to give up",
 		Related: []analysis.RelatedInformation{
 			related(s.Start.Pos(), "sender started here"),
-			related(u.Escapes[0].Pos(), who+" returns the channel here"),
+			related(ret.Pos(), who+" returns the channel here"),
 		},
 	}
+	if l := j.idx.Loops(s.Func).Innermost(send.Block()); l != nil && !flow.Varies(send.Chan, l) {
+		v.Reason = "its receiver is the caller " + who + " returns it to, who can stop reading, and this loop has no liveness case (ctx.Done(), a stop channel) to give up"
+		return v
+	}
+	if other, ok := j.givesUpBeside(u, s); ok {
+		v.Reason = "its receiver is the caller " + who + " returns it to, who can stop reading (the goroutine's other send on it gives up then), and this send has no liveness case (ctx.Done(), a stop channel) to give up"
+		v.Related = append(v.Related, related(other, "this send gives up when the reader is gone"))
+		return v
+	}
+	return Verdict{}
+}
+
+// givesUpBeside returns the position of another send on u's channel, made
+// by the goroutine that makes s, that is a case of a select with a live
+// receive case: a send that expects its reader to leave.
+func (j *Judge) givesUpBeside(u *chans.Uses, s chans.Site) (token.Pos, bool) {
+	for _, o := range u.Sends {
+		sel, ok := o.Instr.(*ssa.Select)
+		if !ok || o.Start != s.Start || j.idx.LiveCase(sel) < 0 {
+			continue
+		}
+		return sel.States[o.State].Pos, true
+	}
+	return token.NoPos, false
 }
 
 // ownerVerdict judges a send made on the owner's goroutine.

@@ -111,10 +111,15 @@
 // that is passed to code outside it (the receiver is unknown).
 //
 // Generators. A function that returns a channel its own goroutine sends on
-// is reported only when it is exported and the goroutine keeps sending on
-// the channel in a loop: its caller can stop reading (it cancels and walks
-// away), and the goroutine then blocks for good. One that sends a single
-// value, or has room for every value it sends, is not reported. Measured
+// is reported only when it is exported (or an exported function returns
+// what it returns, and does nothing else with it) and the goroutine keeps
+// sending on the channel in a loop, or makes the send beside another send
+// on it that gives up on a liveness case: its caller can stop reading (it
+// cancels and walks away, as the goroutine's select on <-ctx.Done()
+// expects), and the goroutine then blocks for good. A stream that selects
+// on ctx for every value and reports its error with a bare send is the
+// common case. One that sends a single value, or has room for every value
+// it sends, is not reported. Measured
 // before deciding: the standard library has one generator outside tests,
 // and grpc, connect, raft, the etcd server and nats-server together have
 // five; each either buffers every value it sends or sends a single result

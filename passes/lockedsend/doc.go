@@ -90,6 +90,15 @@
 //     tests set) is audited instead: it closes only if the senders run
 //     that far ahead of the receiver, and the author sized the buffer so
 //     that they never do (database/sql's opener queue holds a million);
+//   - a cycle through the caller: the channel goes only to the caller of
+//     an exported function that returns it (made there, or in an
+//     unexported helper whose result it returns), and an exported function
+//     or method of the package takes a held lock in a conflicting mode. A
+//     caller that calls it while it reads, as a loop over a pinner's pins
+//     unpins some of them, waits for the lock while the send waits for
+//     that caller's next receive. Related points at the return and at the
+//     exported function's Lock (or the call that reaches it). A buffer of
+//     65536 values or more is audited here too;
 //   - a send that can block forever by baresend's proof (its receiver can
 //     stop receiving, its owner can return without receiving): the lock is
 //     then never released. Related carries the proof;

@@ -126,7 +126,10 @@ func opKey(b *summary.Blocking) string {
 //   - a cycle: a receiver of the channel takes a held lock itself, so once
 //     the buffer is full neither side can go on;
 //   - a send that can block forever by baresend's proof (its receiver can
-//     stop), which holds the lock forever.
+//     stop), which holds the lock forever;
+//   - a cycle through the caller: the channel's only receiver is the
+//     caller an exported function returns it to, and the package exports
+//     a function that takes the held lock (callerCycle).
 //
 // Anything else is a wait for a receiver that does not need the lock:
 // backpressure, reported in the audit tier.
@@ -161,6 +164,7 @@ func (c *checker) judge(r *root) {
 		n, roomy = vast(idx, makes)
 	})
 	cycled := c.findCycle(r, recvs)
+	cycled = cycled || proven == nil && c.callerCycle(r, states)
 	switch {
 	case cycled && !roomy:
 		r.rule = cycle

@@ -45,6 +45,7 @@ import (
 
 	"github.com/sendlint/sendlint/internal/chans"
 	"github.com/sendlint/sendlint/internal/flow"
+	"github.com/sendlint/sendlint/internal/locks"
 	"github.com/sendlint/sendlint/internal/streams"
 )
 
@@ -86,6 +87,8 @@ type Result struct {
 	invoked  map[*ssa.Function][]Invoked
 	impls    map[Invoked][]*ssa.Function
 	declared map[string][]*types.Func
+	// held memoises the lock state of a function; see Locks.
+	held map[*ssa.Function]*locks.Result
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -140,6 +143,28 @@ func (r *Result) Chans(f func(*chans.Index)) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	f(r.chanIndex())
+}
+
+// Locks returns the held-lock state of fn's blocks, computed once per
+// function: the summary's scan and lockedsend's walk both need it, and a
+// function in a cycle of calls may be scanned more than once. The state
+// is never modified, so callers may walk it without holding anything.
+func (r *Result) Locks(fn *ssa.Function) *locks.Result {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.lockState(fn)
+}
+
+func (r *Result) lockState(fn *ssa.Function) *locks.Result {
+	if s, ok := r.held[fn]; ok {
+		return s
+	}
+	if r.held == nil {
+		r.held = make(map[*ssa.Function]*locks.Result)
+	}
+	s := locks.Analyze(fn)
+	r.held[fn] = s
+	return s
 }
 
 func (r *Result) build() *buildssa.SSA {

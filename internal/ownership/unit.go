@@ -31,10 +31,11 @@ type unit struct {
 	taken map[*ssa.Function]bool
 	byObj map[*types.Func]*ssa.Function
 	// impls memoises the package's methods that an interface method call
-	// may reach; named and chaWork serve it.
-	impls   map[*types.Func][]*ssa.Function
-	named   []*types.Named
-	chaWork int
+	// may reach; named, chaWork and ifaceImpls serve it.
+	impls      map[*types.Func][]*ssa.Function
+	named      []*types.Named
+	chaWork    int
+	ifaceImpls map[*types.Interface][]types.Type // see implementers
 
 	marked    map[*ssa.Function]bool
 	unmatched []token.Pos

@@ -83,8 +83,8 @@ func (r *Result) callInvokes(call ssa.CallInstruction) []Invoked {
 	if len(callee.Blocks) > 0 && callee.Pkg == r.build().Pkg {
 		return r.invokes(callee)
 	}
-	if obj := funcObject(callee); obj != nil && r.importedLocks[obj.Origin()] != nil {
-		return r.importedLocks[obj.Origin()].Invokes
+	if obj := funcObject(callee); obj != nil && r.importedLock(obj) != nil {
+		return r.importedLock(obj).Invokes
 	}
 	return nil
 }
@@ -209,7 +209,7 @@ func (r *Result) invokeAcquires(call ssa.CallInstruction) []Acquisition {
 	}
 	var out []Acquisition
 	for _, m := range r.declaredMethods(named, cc.Method.Name()) {
-		fact := r.importedLocks[m.Origin()]
+		fact := r.importedLock(m)
 		if fact == nil {
 			continue
 		}

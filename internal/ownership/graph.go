@@ -5,6 +5,8 @@ import (
 
 	"golang.org/x/tools/go/callgraph"
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/sendlint/sendlint/internal/implementers"
 )
 
 // maxCHA bounds the work of resolving interface calls: invoke sites times
@@ -31,7 +33,6 @@ func (u *unit) buildGraph() {
 	u.taken = make(map[*ssa.Function]bool)
 	u.byObj = make(map[*types.Func]*ssa.Function)
 	u.impls = make(map[*types.Func][]*ssa.Function)
-	u.ifaceImpls = make(map[*types.Interface][]types.Type)
 	for _, fn := range u.funcs {
 		u.graph.CreateNode(fn)
 		if obj, ok := fn.Object().(*types.Func); ok {
@@ -171,7 +172,10 @@ func (u *unit) implementations(method *types.Func) []*ssa.Function {
 	iface, _ := method.Signature().Recv().Type().Underlying().(*types.Interface)
 	if iface != nil && u.chaWork < maxCHA {
 		u.chaWork += len(u.named)
-		for _, recv := range u.implementers(iface) {
+		if u.cha == nil {
+			u.cha = implementers.New(u.named)
+		}
+		for _, recv := range u.cha.Of(iface) {
 			obj, _, _ := types.LookupFieldOrMethod(recv, true, method.Pkg(), method.Name())
 			if f, ok := obj.(*types.Func); ok {
 				if fn := u.byObj[f.Origin()]; fn != nil {
@@ -184,31 +188,10 @@ func (u *unit) implementations(method *types.Func) []*ssa.Function {
 	return out
 }
 
-// implementers returns, for each of the package's named types that
-// implements iface, the type T or, failing that, *T, in the order of
-// u.named. It is memoised per interface: every method called through one
-// interface asks the same question, and types.Implements is what costs.
-func (u *unit) implementers(iface *types.Interface) []types.Type {
-	if recvs, ok := u.ifaceImpls[iface]; ok {
-		return recvs
-	}
-	var recvs []types.Type
-	for _, t := range u.named {
-		for _, recv := range []types.Type{t, types.NewPointer(t)} {
-			if types.Implements(recv, iface) {
-				recvs = append(recvs, recv)
-				break
-			}
-		}
-	}
-	u.ifaceImpls[iface] = recvs
-	return recvs
-}
-
 // namedTypes lists the package's named non-interface, non-generic types,
 // in scope order.
-func namedTypes(pkg *types.Package) []*types.Named {
-	var out []*types.Named
+func namedTypes(pkg *types.Package) []types.Type {
+	var out []types.Type
 	scope := pkg.Scope()
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)

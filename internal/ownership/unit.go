@@ -14,6 +14,7 @@ import (
 
 	"github.com/sendlint/sendlint/internal/directive"
 	"github.com/sendlint/sendlint/internal/flow"
+	"github.com/sendlint/sendlint/internal/implementers"
 )
 
 // unit is the analysis of one package.
@@ -31,11 +32,11 @@ type unit struct {
 	taken map[*ssa.Function]bool
 	byObj map[*types.Func]*ssa.Function
 	// impls memoises the package's methods that an interface method call
-	// may reach; named, chaWork and ifaceImpls serve it.
-	impls      map[*types.Func][]*ssa.Function
-	named      []*types.Named
-	chaWork    int
-	ifaceImpls map[*types.Interface][]types.Type // see implementers
+	// may reach; named, chaWork and cha serve it.
+	impls   map[*types.Func][]*ssa.Function
+	named   []types.Type
+	chaWork int
+	cha     *implementers.Finder // over named, made on first use
 
 	marked    map[*ssa.Function]bool
 	unmatched []token.Pos

@@ -45,6 +45,7 @@ import (
 
 	"github.com/sendlint/sendlint/internal/chans"
 	"github.com/sendlint/sendlint/internal/flow"
+	"github.com/sendlint/sendlint/internal/implementers"
 	"github.com/sendlint/sendlint/internal/locks"
 	"github.com/sendlint/sendlint/internal/streams"
 )
@@ -82,11 +83,15 @@ type Result struct {
 	memo *memo
 	// locked memoises Acquires; a function being scanned maps to nil.
 	locked map[*ssa.Function][]Acquisition
-	// invoked memoises invokes, impls implementations, declared
-	// declaredMethods.
-	invoked  map[*ssa.Function][]Invoked
-	impls    map[Invoked][]*ssa.Function
-	declared map[string][]*types.Func
+	// invoked memoises invokes, impls implementations, implementedBy
+	// implementers (local answers them over this package's types),
+	// declared declaredMethods, declaredBy declaredImplementers.
+	invoked       map[*ssa.Function][]Invoked
+	impls         map[Invoked][]*ssa.Function
+	implementedBy map[Invoked]implementing
+	local         *implementers.Finder
+	declared      map[string][]*types.Func
+	declaredBy    map[*types.Package]*implementers.Finder
 	// held memoises the lock state of a function; see Locks.
 	held map[*ssa.Function]*locks.Result
 }

@@ -83,9 +83,8 @@ func (u *unit) addValues(fn *ssa.Function, instr ssa.Instruction) {
 		// closure itself is an operand.
 		return
 	}
-	var ops []*ssa.Value
-	ops = instr.Operands(ops)
-	for _, op := range ops {
+	u.ops = instr.Operands(u.ops[:0])
+	for _, op := range u.ops {
 		if op == nil || *op == nil {
 			continue
 		}

@@ -37,6 +37,7 @@ type unit struct {
 	named   []types.Type
 	chaWork int
 	cha     *implementers.Finder // over named, made on first use
+	ops     []*ssa.Value         // scratch for the operands of one instruction
 
 	marked    map[*ssa.Function]bool
 	unmatched []token.Pos

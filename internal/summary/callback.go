@@ -224,9 +224,27 @@ func (r *Result) callbackAcquires(call ssa.CallInstruction, callee *ssa.Function
 	return out
 }
 
-// sortInvoked orders a fact's interface methods.
+// sortInvoked orders a fact's interface methods by their names, each
+// spelled once rather than at every comparison.
 func sortInvoked(vs []Invoked) {
-	sort.Slice(vs, func(i, j int) bool { return vs[i].String() < vs[j].String() })
+	keys := make([]string, len(vs))
+	for i, v := range vs {
+		keys[i] = v.String()
+	}
+	sort.Sort(byName{vs, keys})
+}
+
+// byName sorts vs by keys, their names.
+type byName struct {
+	vs   []Invoked
+	keys []string
+}
+
+func (b byName) Len() int           { return len(b.vs) }
+func (b byName) Less(i, j int) bool { return b.keys[i] < b.keys[j] }
+func (b byName) Swap(i, j int) {
+	b.vs[i], b.vs[j] = b.vs[j], b.vs[i]
+	b.keys[i], b.keys[j] = b.keys[j], b.keys[i]
 }
 
 // invokeAcquires returns the locks a call through another package's

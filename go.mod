@@ -4,7 +4,6 @@ go 1.26.0
 
 require (
 	github.com/golangci/plugin-module-register v0.1.2
-	github.com/maruel/panicparse/v2 v2.5.0
 	golang.org/x/tools v0.52.0
 	honnef.co/go/tools v0.8.2
 )

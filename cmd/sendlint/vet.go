@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -21,11 +22,24 @@ func isVetInvocation(args []string) bool {
 	return len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg")
 }
 
+// gcPercent is the collector's target in the vet tool's processes. go vet
+// starts one per package, dependencies included, and each builds type
+// information and SSA that stay live until it exits: at the default of
+// 100 the collector marks that same live data again at every doubling of
+// the heap. At 200 it runs about half as often, for 12% less CPU time
+// under go vet -vettool on grpc and etcd's server and a few percent more
+// peak memory of the process tree. A GOGC in the environment is the
+// user's choice and is left alone.
+const gcPercent = 200
+
 // vettool runs the go vet protocol. For a dependency that go vet analyses
 // only for its facts (VetxOnly), the passes are replaced by stand-ins that
 // keep their names, flags and prerequisites but report nothing: the facts
 // are computed, and the checks whose findings would be discarded are not.
 func vettool(analyzers []*analysis.Analyzer, args []string) {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
+	}
 	if cfg := args[len(args)-1]; strings.HasSuffix(cfg, ".cfg") && factsOnly(cfg) {
 		analyzers = standIns(analyzers)
 	}

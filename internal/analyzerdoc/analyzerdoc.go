@@ -5,6 +5,7 @@ package analyzerdoc
 
 import (
 	"fmt"
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"strings"
@@ -16,14 +17,14 @@ import (
 // after the heading is the documentation, with the "<name>: " prefix
 // removed so that the title is the first line, as go/analysis expects.
 func Extract(src, name string) (string, error) {
-	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", src, parser.PackageClauseOnly|parser.ParseComments)
+	doc, err := packageDoc(src)
 	if err != nil {
 		return "", err
 	}
-	if f.Doc == nil {
+	if doc == nil {
 		return "", fmt.Errorf("doc.go of %s has no package comment", name)
 	}
-	text := f.Doc.Text()
+	text := doc.Text()
 	heading := "# Analyzer " + name + "\n"
 	i := strings.Index(text, heading)
 	if i < 0 {
@@ -35,6 +36,49 @@ func Extract(src, name string) (string, error) {
 		return "", fmt.Errorf("doc.go of %s: the paragraph after the heading must start with %q", name, prefix)
 	}
 	return strings.TrimSpace(body[len(prefix):]) + "\n", nil
+}
+
+// packageDoc returns the package comment of src. Every process go vet
+// starts initialises the passes, so their doc.go files are read on every
+// start: a doc.go is lines of // comments, then the package clause, and
+// those lines are taken as they are. Anything else goes to the parser.
+func packageDoc(src string) (*ast.CommentGroup, error) {
+	if doc, ok := commentLines(src); ok {
+		return doc, nil
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", src, parser.PackageClauseOnly|parser.ParseComments)
+	if err != nil {
+		return nil, err
+	}
+	return f.Doc, nil
+}
+
+// commentLines returns the group of // lines right above the package
+// clause, as the parser would, when src holds only // lines and blank
+// lines before that clause; ok is false otherwise. A blank line ends a
+// group, so a group that does not touch the clause is not its comment.
+func commentLines(src string) (doc *ast.CommentGroup, ok bool) {
+	if strings.Contains(src, "\r") {
+		return nil, false
+	}
+	var group []*ast.Comment
+	for line := range strings.Lines(src) {
+		line = strings.TrimSuffix(line, "\n")
+		switch {
+		case strings.HasPrefix(line, "//"):
+			group = append(group, &ast.Comment{Text: line})
+		case line == "":
+			group = nil
+		case strings.HasPrefix(line, "package "):
+			if len(group) == 0 {
+				return nil, true
+			}
+			return &ast.CommentGroup{List: group}, true
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
 }
 
 // MustExtract is Extract for package initialisation: a malformed doc.go is a

@@ -1,6 +1,12 @@
 package analyzerdoc
 
-import "testing"
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"testing"
+)
 
 const good = `// Package demo does things.
 //
@@ -42,5 +48,42 @@ func TestMarkdown(t *testing.T) {
 	want := "**report demonstrations**\n\nWRONG:\n\n```go\nfunc f() {\n\n\tch <- v // reported\n}\n```\n\nIt reports:\n\n- a send on a field whose\n  receiver may exit;\n- nothing else.\n"
 	if got := Markdown(doc); got != want {
 		t.Errorf("Markdown =\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestCommentLines checks the line reader against the parser on the
+// passes' doc.go files and on files it must leave to the parser.
+func TestCommentLines(t *testing.T) {
+	files, err := filepath.Glob("../../passes/*/doc.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no doc.go files: %v", err)
+	}
+	var srcs []string
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs = append(srcs, string(data))
+	}
+	srcs = append(srcs, good,
+		"// Detached.\n\npackage demo\n",
+		"//go:build linux\n\n// Package demo.\n//go:generate x\npackage demo\n",
+		"/* Package demo. */\npackage demo\n",
+		"// Package demo.\r\npackage demo\r\n",
+		"\t// Package demo.\npackage demo\n",
+	)
+	for _, src := range srcs {
+		f, err := parser.ParseFile(token.NewFileSet(), "doc.go", src, parser.PackageClauseOnly|parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := packageDoc(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := doc.Text(), f.Doc.Text(); got != want {
+			t.Errorf("package comment of %.40q:\n%q\nwant\n%q", src, got, want)
+		}
 	}
 }

@@ -20,6 +20,7 @@ import (
 // pass with NewIndex; every answer is memoised.
 type Index struct {
 	pkg *ssa.Package
+	ops []*ssa.Value // scratch for the operands of the instruction being added
 
 	closures   map[*ssa.Function][]*ssa.MakeClosure // anonymous function -> its closure sites
 	calls      map[*ssa.Function][]ssa.CallInstruction
@@ -172,8 +173,8 @@ func (x *Index) addFuncRefs(instr ssa.Instruction) {
 	if _, ok := instr.(*ssa.MakeClosure); ok {
 		return // the closure's own uses decide; see callers
 	}
-	var buf [8]*ssa.Value
-	for _, op := range instr.Operands(buf[:0]) {
+	x.ops = instr.Operands(x.ops[:0])
+	for _, op := range x.ops {
 		fn, ok := (*op).(*ssa.Function)
 		if !ok || *op == callee {
 			continue

@@ -2,6 +2,7 @@ package flow
 
 import (
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -57,9 +58,23 @@ var noReturn = map[string]bool{
 	"(*testing.F).SkipNow":      true,
 }
 
+// noReturnNames holds the bare names of the functions in noReturn. The
+// question is asked of every call the SSA builder and every lock walk see,
+// and fn.FullName builds a string each time; a name not in this set cannot
+// be in noReturn, so most calls are answered without building one.
+var noReturnNames = func() map[string]bool {
+	names := make(map[string]bool)
+	for full := range noReturn {
+		names[full[strings.LastIndex(full, ".")+1:]] = true
+	}
+	return names
+}()
+
 // NoReturnFunc reports whether fn never returns to its caller, for
 // ssa.Program.SetNoReturn: the builder then ends the block at such a call.
-func NoReturnFunc(fn *types.Func) bool { return noReturn[fn.FullName()] }
+func NoReturnFunc(fn *types.Func) bool {
+	return noReturnNames[fn.Name()] && noReturn[fn.FullName()]
+}
 
 // NoReturn reports whether instr is a call that never returns, so a path
 // through it ends without reaching a return.
@@ -74,7 +89,7 @@ func NoReturn(instr ssa.Instruction) bool {
 	} else if callee := call.Call.StaticCallee(); callee != nil {
 		fn, _ = callee.Object().(*types.Func)
 	}
-	return fn != nil && noReturn[fn.FullName()]
+	return fn != nil && NoReturnFunc(fn)
 }
 
 // ends reports whether a path entering b ends inside it: b calls a function

@@ -5,6 +5,8 @@ import (
 
 	"golang.org/x/tools/go/callgraph"
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/sendlint/sendlint/internal/implementers"
 )
 
 // maxCHA bounds the work of resolving interface calls: invoke sites times
@@ -81,9 +83,8 @@ func (u *unit) addValues(fn *ssa.Function, instr ssa.Instruction) {
 		// closure itself is an operand.
 		return
 	}
-	var ops []*ssa.Value
-	ops = instr.Operands(ops)
-	for _, op := range ops {
+	u.ops = instr.Operands(u.ops[:0])
+	for _, op := range u.ops {
 		if op == nil || *op == nil {
 			continue
 		}
@@ -169,19 +170,16 @@ func (u *unit) implementations(method *types.Func) []*ssa.Function {
 	var out []*ssa.Function
 	iface, _ := method.Signature().Recv().Type().Underlying().(*types.Interface)
 	if iface != nil && u.chaWork < maxCHA {
-		for _, t := range u.named {
-			u.chaWork++
-			for _, recv := range []types.Type{t, types.NewPointer(t)} {
-				if !types.Implements(recv, iface) {
-					continue
+		u.chaWork += len(u.named)
+		if u.cha == nil {
+			u.cha = implementers.New(u.named)
+		}
+		for _, recv := range u.cha.Of(iface) {
+			obj, _, _ := types.LookupFieldOrMethod(recv, true, method.Pkg(), method.Name())
+			if f, ok := obj.(*types.Func); ok {
+				if fn := u.byObj[f.Origin()]; fn != nil {
+					out = append(out, fn)
 				}
-				obj, _, _ := types.LookupFieldOrMethod(recv, true, method.Pkg(), method.Name())
-				if f, ok := obj.(*types.Func); ok {
-					if fn := u.byObj[f.Origin()]; fn != nil {
-						out = append(out, fn)
-					}
-				}
-				break
 			}
 		}
 	}
@@ -191,8 +189,8 @@ func (u *unit) implementations(method *types.Func) []*ssa.Function {
 
 // namedTypes lists the package's named non-interface, non-generic types,
 // in scope order.
-func namedTypes(pkg *types.Package) []*types.Named {
-	var out []*types.Named
+func namedTypes(pkg *types.Package) []types.Type {
+	var out []types.Type
 	scope := pkg.Scope()
 	for _, name := range scope.Names() {
 		tn, ok := scope.Lookup(name).(*types.TypeName)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/sendlint/sendlint/internal/directive"
 	"github.com/sendlint/sendlint/internal/flow"
+	"github.com/sendlint/sendlint/internal/implementers"
 )
 
 // unit is the analysis of one package.
@@ -31,10 +32,12 @@ type unit struct {
 	taken map[*ssa.Function]bool
 	byObj map[*types.Func]*ssa.Function
 	// impls memoises the package's methods that an interface method call
-	// may reach; named and chaWork serve it.
+	// may reach; named, chaWork and cha serve it.
 	impls   map[*types.Func][]*ssa.Function
-	named   []*types.Named
+	named   []types.Type
 	chaWork int
+	cha     *implementers.Finder // over named, made on first use
+	ops     []*ssa.Value         // scratch for the operands of one instruction
 
 	marked    map[*ssa.Function]bool
 	unmatched []token.Pos

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -28,17 +29,24 @@ type Acquired struct {
 // asks it of the receivers of a channel: one that needs the lock a sender
 // holds cannot drain what that sender waits on. It is exported for the
 // exported functions and methods that take a lock, sorted by class.
+//
+// A dependency's fact holds its encoding until decoded reads it; see
+// factcode.go.
 type Acquires struct {
 	Locks []Acquired
 	// Invokes lists the interface methods of its own module it calls,
 	// itself or through its static calls: a package that implements one
 	// takes, through that call, the locks its implementation takes.
 	Invokes []Invoked
+
+	raw  []byte
+	once sync.Once
 }
 
 func (*Acquires) AFact() {}
 
 func (a *Acquires) String() string {
+	a = a.decoded()
 	parts := make([]string, 0, len(a.Locks))
 	for _, l := range a.Locks {
 		s := l.Class
@@ -159,13 +167,22 @@ func (r *Result) callAcquires(call ssa.CallInstruction) []Acquisition {
 			out = append(out, Acquisition{Acquired: a.Acquired, Pos: call.Pos(), Via: chain(via, a.Via)})
 		}
 		return out
-	case obj != nil && r.importedLocks[obj.Origin()] != nil:
-		fact := r.importedLocks[obj.Origin()]
+	case obj != nil && r.importedLock(obj) != nil:
+		fact := r.importedLock(obj)
 		var out []Acquisition
 		for _, a := range fact.Locks {
 			out = append(out, Acquisition{Acquired: a, Pos: call.Pos(), Via: via})
 		}
 		return append(out, r.callbackAcquires(call, callee, fact)...)
+	}
+	return nil
+}
+
+// importedLock returns the Acquires fact a dependency exports on fn, or
+// nil.
+func (r *Result) importedLock(fn *types.Func) *Acquires {
+	if f := r.importedLocks[fn.Origin()]; f != nil {
+		return f.decoded()
 	}
 	return nil
 }

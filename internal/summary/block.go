@@ -118,7 +118,7 @@ func (r *Result) summarize(fn *ssa.Function) *Blocking {
 // follows: a caller passing nil must still see the others.
 func (r *Result) scan(fn *ssa.Function) *Blocking {
 	var found, cond *Blocking
-	locks.Analyze(fn).Walk(func(instr ssa.Instruction, s locks.State) bool {
+	r.lockState(fn).Walk(func(instr ssa.Instruction, s locks.State) bool {
 		if s.Released {
 			return true
 		}

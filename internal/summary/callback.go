@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/sendlint/sendlint/internal/implementers"
 )
 
 // maxInvoked bounds the interface methods one function's answer and fact
@@ -83,8 +85,8 @@ func (r *Result) callInvokes(call ssa.CallInstruction) []Invoked {
 	if len(callee.Blocks) > 0 && callee.Pkg == r.build().Pkg {
 		return r.invokes(callee)
 	}
-	if obj := funcObject(callee); obj != nil && r.importedLocks[obj.Origin()] != nil {
-		return r.importedLocks[obj.Origin()].Invokes
+	if obj := funcObject(callee); obj != nil && r.importedLock(obj) != nil {
+		return r.importedLock(obj).Invokes
 	}
 	return nil
 }
@@ -115,34 +117,66 @@ func (r *Result) implementations(v Invoked) []*ssa.Function {
 		return fns
 	}
 	var fns []*ssa.Function
-	if iface, ifacePkg := r.lookupInterface(v); iface != nil {
-		prog := r.build().Pkg.Prog
-		scope := r.pkg.Scope()
-		for _, name := range scope.Names() {
-			tn, ok := scope.Lookup(name).(*types.TypeName)
-			if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
-				continue
-			}
-			if _, generic := tn.Type().(*types.Named); generic && tn.Type().(*types.Named).TypeParams().Len() > 0 {
-				continue
-			}
-			for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
-				if !types.Implements(t, iface) {
-					continue
-				}
-				// The interface's package qualifies an unexported name.
-				obj, _, _ := types.LookupFieldOrMethod(t, true, ifacePkg, v.Method)
-				if m, ok := obj.(*types.Func); ok {
-					if fn := prog.FuncValue(m); fn != nil && fn.Pkg == r.build().Pkg {
-						fns = append(fns, fn)
-					}
-				}
-				break
+	im := r.implementers(Invoked{Pkg: v.Pkg, Iface: v.Iface})
+	prog := r.build().Pkg.Prog
+	for _, t := range im.types {
+		// The interface's package qualifies an unexported name.
+		obj, _, _ := types.LookupFieldOrMethod(t, true, im.ifacePkg, v.Method)
+		if m, ok := obj.(*types.Func); ok {
+			if fn := prog.FuncValue(m); fn != nil && fn.Pkg == r.build().Pkg {
+				fns = append(fns, fn)
 			}
 		}
 	}
 	r.impls[v] = fns
 	return fns
+}
+
+// implementing is an interface, the package that declares it, and the
+// types declared here that implement it: T, or *T when only the pointer
+// does.
+type implementing struct {
+	ifacePkg *types.Package
+	types    []types.Type
+}
+
+// implementers returns the named types declared here, generic ones left
+// out, that implement the interface iface names (its Method is not
+// looked at), memoised per interface: each of its methods asks.
+func (r *Result) implementers(iface Invoked) implementing {
+	if im, ok := r.implementedBy[iface]; ok {
+		return im
+	}
+	var im implementing
+	if it, ifacePkg := r.lookupInterface(iface); it != nil {
+		if r.local == nil {
+			r.local = implementers.New(declaredTypes(r.pkg, false))
+		}
+		im = implementing{ifacePkg: ifacePkg, types: r.local.Of(it)}
+	}
+	if r.implementedBy == nil {
+		r.implementedBy = make(map[Invoked]implementing)
+	}
+	r.implementedBy[iface] = im
+	return im
+}
+
+// declaredTypes lists the named types pkg declares, in scope order,
+// interfaces and aliases left out, and generic types too unless asked.
+func declaredTypes(pkg *types.Package, generic bool) []types.Type {
+	var out []types.Type
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
+			continue
+		}
+		if n, ok := tn.Type().(*types.Named); ok && n.TypeParams().Len() > 0 && !generic {
+			continue
+		}
+		out = append(out, tn.Type())
+	}
+	return out
 }
 
 // lookupInterface finds v's interface, and the package that declares it,
@@ -190,9 +224,27 @@ func (r *Result) callbackAcquires(call ssa.CallInstruction, callee *ssa.Function
 	return out
 }
 
-// sortInvoked orders a fact's interface methods.
+// sortInvoked orders a fact's interface methods by their names, each
+// spelled once rather than at every comparison.
 func sortInvoked(vs []Invoked) {
-	sort.Slice(vs, func(i, j int) bool { return vs[i].String() < vs[j].String() })
+	keys := make([]string, len(vs))
+	for i, v := range vs {
+		keys[i] = v.String()
+	}
+	sort.Sort(byName{vs, keys})
+}
+
+// byName sorts vs by keys, their names.
+type byName struct {
+	vs   []Invoked
+	keys []string
+}
+
+func (b byName) Len() int           { return len(b.vs) }
+func (b byName) Less(i, j int) bool { return b.keys[i] < b.keys[j] }
+func (b byName) Swap(i, j int) {
+	b.vs[i], b.vs[j] = b.vs[j], b.vs[i]
+	b.keys[i], b.keys[j] = b.keys[j], b.keys[i]
 }
 
 // invokeAcquires returns the locks a call through another package's
@@ -209,7 +261,7 @@ func (r *Result) invokeAcquires(call ssa.CallInstruction) []Acquisition {
 	}
 	var out []Acquisition
 	for _, m := range r.declaredMethods(named, cc.Method.Name()) {
-		fact := r.importedLocks[m.Origin()]
+		fact := r.importedLock(m)
 		if fact == nil {
 			continue
 		}
@@ -251,24 +303,28 @@ func (r *Result) declaredMethods(named *types.Named, name string) []*types.Func 
 	}
 	pkg := named.Obj().Pkg()
 	var out []*types.Func
-	scope := pkg.Scope()
-	for _, n := range scope.Names() {
-		tn, ok := scope.Lookup(n).(*types.TypeName)
-		if !ok || tn.IsAlias() || types.IsInterface(tn.Type()) {
-			continue
-		}
-		for _, t := range []types.Type{tn.Type(), types.NewPointer(tn.Type())} {
-			if !types.Implements(t, iface) {
-				continue
+	for _, t := range r.declaredImplementers(named, iface) {
+		if obj, _, _ := types.LookupFieldOrMethod(t, true, pkg, name); obj != nil {
+			if fn, ok := obj.(*types.Func); ok {
+				out = append(out, fn)
 			}
-			if obj, _, _ := types.LookupFieldOrMethod(t, true, pkg, name); obj != nil {
-				if fn, ok := obj.(*types.Func); ok {
-					out = append(out, fn)
-				}
-			}
-			break
 		}
 	}
 	r.declared[key] = out
 	return out
+}
+
+// declaredImplementers returns the named types declared beside the
+// interface named that implement it, T or else *T.
+func (r *Result) declaredImplementers(named *types.Named, iface *types.Interface) []types.Type {
+	pkg := named.Obj().Pkg()
+	f := r.declaredBy[pkg]
+	if f == nil {
+		if r.declaredBy == nil {
+			r.declaredBy = make(map[*types.Package]*implementers.Finder)
+		}
+		f = implementers.New(declaredTypes(pkg, true))
+		r.declaredBy[pkg] = f
+	}
+	return f.Of(iface)
 }

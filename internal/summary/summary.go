@@ -45,6 +45,8 @@ import (
 
 	"github.com/sendlint/sendlint/internal/chans"
 	"github.com/sendlint/sendlint/internal/flow"
+	"github.com/sendlint/sendlint/internal/implementers"
+	"github.com/sendlint/sendlint/internal/locks"
 	"github.com/sendlint/sendlint/internal/streams"
 )
 
@@ -81,11 +83,17 @@ type Result struct {
 	memo *memo
 	// locked memoises Acquires; a function being scanned maps to nil.
 	locked map[*ssa.Function][]Acquisition
-	// invoked memoises invokes, impls implementations, declared
-	// declaredMethods.
-	invoked  map[*ssa.Function][]Invoked
-	impls    map[Invoked][]*ssa.Function
-	declared map[string][]*types.Func
+	// invoked memoises invokes, impls implementations, implementedBy
+	// implementers (local answers them over this package's types),
+	// declared declaredMethods, declaredBy declaredImplementers.
+	invoked       map[*ssa.Function][]Invoked
+	impls         map[Invoked][]*ssa.Function
+	implementedBy map[Invoked]implementing
+	local         *implementers.Finder
+	declared      map[string][]*types.Func
+	declaredBy    map[*types.Package]*implementers.Finder
+	// held memoises the lock state of a function; see Locks.
+	held map[*ssa.Function]*locks.Result
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -140,6 +148,28 @@ func (r *Result) Chans(f func(*chans.Index)) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	f(r.chanIndex())
+}
+
+// Locks returns the held-lock state of fn's blocks, computed once per
+// function: the summary's scan and lockedsend's walk both need it, and a
+// function in a cycle of calls may be scanned more than once. The state
+// is never modified, so callers may walk it without holding anything.
+func (r *Result) Locks(fn *ssa.Function) *locks.Result {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.lockState(fn)
+}
+
+func (r *Result) lockState(fn *ssa.Function) *locks.Result {
+	if s, ok := r.held[fn]; ok {
+		return s
+	}
+	if r.held == nil {
+		r.held = make(map[*ssa.Function]*locks.Result)
+	}
+	s := locks.Analyze(fn)
+	r.held[fn] = s
+	return s
 }
 
 func (r *Result) build() *buildssa.SSA {

@@ -6,12 +6,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-
-	"github.com/maruel/panicparse/v2/stack"
 )
 
-// parseDebug1 reads a count profile at debug=1, which panicparse does not
-// read:
+// parseDebug1 reads a count profile at debug=1:
 //
 //	goroutine profile: total 20
 //	8 @ 0x48440e 0x41719c 0x416d97 0x51ef92 0x48b301
@@ -74,9 +71,9 @@ func debug1Frame(line string) (Frame, error) {
 	if colon < 0 || err != nil {
 		return Frame{}, fmt.Errorf("want file:line, got %q", loc)
 	}
-	var f stack.Func
-	if err := f.Init(fn); err != nil {
-		return Frame{}, fmt.Errorf("function %q: %v", fn, err)
+	name, pkg, err := splitFunc(fn)
+	if err != nil {
+		return Frame{}, err
 	}
-	return Frame{Func: f.Complete, Pkg: f.ImportPath, File: loc[:colon], Line: ln}, nil
+	return Frame{Func: name, Pkg: pkg, File: loc[:colon], Line: ln}, nil
 }

@@ -14,11 +14,8 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"strings"
-
-	"github.com/maruel/panicparse/v2/stack"
 )
 
 // Frame is one call of a goroutine's stack, as the dump prints it.
@@ -74,10 +71,10 @@ func ReadFile(file string) (*Dump, error) {
 	return Parse(file, data)
 }
 
-// Parse parses a goroutine dump. The debug=1 forms ("goroutine profile:
-// total N", "goroutineleak profile: total N") are read here; the others,
-// where each goroutine is printed with its state, are read by panicparse.
-// An error names the file.
+// Parse parses a goroutine dump: the debug=1 forms ("goroutine profile:
+// total N", "goroutineleak profile: total N") by parseDebug1, the others,
+// where each goroutine is printed with its state, by parseStacks. An error
+// names the file.
 func Parse(name string, data []byte) (*Dump, error) {
 	if kind, ok := countProfile(data); ok {
 		d, err := parseDebug1(data)
@@ -90,20 +87,19 @@ func Parse(name string, data []byte) (*Dump, error) {
 		}
 		return d, nil
 	}
-	snap, _, err := stack.ScanSnapshot(bytes.NewReader(data), io.Discard, stack.DefaultOpts())
-	if err != nil && err != io.EOF {
+	gs, err := parseStacks(data)
+	if err != nil {
 		return nil, fmt.Errorf("%s: not a goroutine dump: %v", name, err)
 	}
-	if snap == nil || len(snap.Goroutines) == 0 {
+	if len(gs) == 0 {
 		return nil, fmt.Errorf("%s: not a goroutine dump: no goroutine found (want the text of /debug/pprof/goroutine?debug=2 or debug=1, or a SIGQUIT or crash traceback)", name)
 	}
-	d := &Dump{Name: name, Format: FormatDebug2}
+	d := &Dump{Name: name, Format: FormatDebug2, Goroutines: gs}
 	if isTraceback(data) {
 		d.Format = FormatTraceback
 	}
-	for _, g := range snap.Goroutines {
-		d.Goroutines = append(d.Goroutines, fromSnapshot(g))
-		if d.Goroutines[len(d.Goroutines)-1].Leaked {
+	for _, g := range gs {
+		if g.Leaked {
 			// The leak profile at debug=2 is the goroutine dump with the
 			// leaked goroutines marked.
 			d.Format = FormatLeak2
@@ -134,20 +130,6 @@ func isTraceback(data []byte) bool {
 		}
 	}
 	return false
-}
-
-func fromSnapshot(g *stack.Goroutine) Goroutine {
-	state, leaked := cleanState(g.State)
-	out := Goroutine{ID: g.ID, Count: 1, State: state, Leaked: leaked, Minutes: g.SleepMax}
-	for _, c := range g.Stack.Calls {
-		out.Frames = append(out.Frames, Frame{
-			Func: c.Func.Complete,
-			Pkg:  c.Func.ImportPath,
-			File: c.RemoteSrcPath,
-			Line: c.Line,
-		})
-	}
-	return out
 }
 
 // cleanState drops the marks the runtime adds to a wait reason:

@@ -2,6 +2,7 @@ package triage
 
 import (
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -148,5 +149,41 @@ func TestParseErrors(t *testing.T) {
 	}
 	if _, err := ReadFile(filepath.Join("testdata", "missing.txt")); err == nil || !strings.Contains(err.Error(), "missing.txt") {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+// TestParseStacks checks the forms of a dump with states that the fixtures
+// do not show: the crash header, several bracket items, an escaped import
+// path, elided frames, a stack on another thread, CRLF line ends, and the
+// text around a traceback.
+func TestParseStacks(t *testing.T) {
+	dump := "panic: boom\n\n" +
+		"goroutine 1 gp=0xc000002380 m=0 mp=0x5a1b00 [chan send, 7 minutes, locked to thread]:\n" +
+		"gopkg.in/yaml%2ev2.(*T).M(0x1, {0x2, 0x3})\n\t/x/y.go:3 +0x1 fp=0xc sp=0xd pc=0xe\n" +
+		"...additional frames elided...\n" +
+		"created by main.f in goroutine 2\n\t/x/z.go:4 +0x5\n\n" +
+		"goroutine 2 [running]:\n\tgoroutine running on other thread; stack unavailable\n\n" +
+		"goroutine 3 [select (no cases)]:\npanic({0x4a5b20?, 0xc000012345?})\n\t/home/a b/panic.go:770 +0x132\n" +
+		"main.main()\n\t/home/a b/m.go:9\n\n" +
+		"exit status 2\n"
+	want := []Goroutine{
+		{ID: 1, Count: 1, State: "chan send", Minutes: 7, Frames: []Frame{{Func: "gopkg.in/yaml.v2.(*T).M", Pkg: "gopkg.in/yaml.v2", File: "/x/y.go", Line: 3}}},
+		{ID: 2, Count: 1, State: "running"},
+		{ID: 3, Count: 1, State: "select (no cases)", Frames: []Frame{
+			{Func: "panic", File: "/home/a b/panic.go", Line: 770},
+			{Func: "main.main", Pkg: "main", File: "/home/a b/m.go", Line: 9},
+		}},
+	}
+	for _, data := range []string{dump, strings.ReplaceAll(dump, "\n", "\r\n")} {
+		d, err := Parse("crash.txt", []byte(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Format != FormatTraceback || !reflect.DeepEqual(d.Goroutines, want) {
+			t.Errorf("Parse = %s %+v\nwant %s %+v", d.Format, d.Goroutines, FormatTraceback, want)
+		}
+	}
+	if _, err := Parse("cut.txt", []byte("goroutine 1 [running]:\nmain.main()\nnot a location\n")); err == nil {
+		t.Error("a function without its location parsed")
 	}
 }

@@ -83,7 +83,7 @@ func run(pass *analysis.Pass) (any, error) {
 // function of its own, and a caller's locks are the caller's to report.
 // Go and defer statements block nothing where they stand.
 func (c *checker) checkFunc(fn *ssa.Function) {
-	locks.Analyze(fn).Walk(func(instr ssa.Instruction, s locks.State) bool {
+	c.sum.Locks(fn).Walk(func(instr ssa.Instruction, s locks.State) bool {
 		if s.Held.Len() == 0 {
 			return true
 		}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -68,8 +69,12 @@ func parseFindings(r io.Reader, module string, roots []string) ([]finding, []str
 		} else if err != nil {
 			return nil, nil, fmt.Errorf("reading sendlint's JSON: %v", err)
 		}
-		for pkg, byPass := range tree {
-			for pass, raw := range byPass {
+		// In sorted order a package comes before its test variant
+		// ("p [p.test]"), whose copy of a finding is the one dropped.
+		for _, pkg := range slices.Sorted(maps.Keys(tree)) {
+			byPass := tree[pkg]
+			for _, pass := range slices.Sorted(maps.Keys(byPass)) {
+				raw := byPass[pass]
 				if bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) {
 					var e struct{ Error string }
 					if err := json.Unmarshal(raw, &e); err != nil {

@@ -158,7 +158,7 @@ func SameValue(a, b ssa.Value) bool {
 	switch a := a.(type) {
 	case *ssa.Call:
 		b, ok := b.(*ssa.Call)
-		return ok && isLen(a) && isLen(b) && SameValue(a.Call.Args[0], b.Call.Args[0])
+		return ok && IsLen(a) && IsLen(b) && SameValue(a.Call.Args[0], b.Call.Args[0])
 	case *ssa.UnOp:
 		b, ok := b.(*ssa.UnOp)
 		return ok && a.Op == token.MUL && b.Op == token.MUL && SameValue(a.X, b.X)
@@ -175,7 +175,8 @@ func SameValue(a, b ssa.Value) bool {
 	return false
 }
 
-func isLen(c *ssa.Call) bool {
+// IsLen reports whether c is a call of the builtin len.
+func IsLen(c *ssa.Call) bool {
 	b, ok := c.Call.Value.(*ssa.Builtin)
 	return ok && b.Name() == "len" && len(c.Call.Args) == 1
 }

@@ -116,20 +116,11 @@ func (r *Result) acquires(fn *ssa.Function) []Acquisition {
 			out = append(out, a)
 		}
 	}
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			call, ok := instr.(ssa.CallInstruction)
-			if !ok {
-				continue
-			}
-			if _, isGo := instr.(*ssa.Go); isGo {
-				continue
-			}
-			for _, a := range r.callAcquires(call) {
-				add(a)
-			}
+	waitedCalls(fn, func(call ssa.CallInstruction) {
+		for _, a := range r.callAcquires(call) {
+			add(a)
 		}
-	}
+	})
 	r.locked[fn] = out
 	return out
 }
@@ -216,4 +207,17 @@ func (r *Result) exportAcquires(pass *analysis.Pass, fn *ssa.Function, obj *type
 		return a.Class < b.Class || a.Class == b.Class && a.Write && !b.Write
 	})
 	pass.ExportObjectFact(obj.Origin(), f)
+}
+
+// waitedCalls calls visit for each call fn makes and waits for: every call
+// and defer, not the go statements, whose goroutines run on their own.
+func waitedCalls(fn *ssa.Function, visit func(ssa.CallInstruction)) {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if _, isGo := instr.(*ssa.Go); ok && !isGo {
+				visit(call)
+			}
+		}
+	}
 }

@@ -53,17 +53,11 @@ func (r *Result) invokes(fn *ssa.Function) []Invoked {
 			out = append(out, v)
 		}
 	}
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			call, ok := instr.(ssa.CallInstruction)
-			if _, isGo := instr.(*ssa.Go); !ok || isGo {
-				continue
-			}
-			for _, v := range r.callInvokes(call) {
-				add(v)
-			}
+	waitedCalls(fn, func(call ssa.CallInstruction) {
+		for _, v := range r.callInvokes(call) {
+			add(v)
 		}
-	}
+	})
 	r.invoked[fn] = out
 	return out
 }

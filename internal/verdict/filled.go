@@ -88,7 +88,7 @@ func rangedOver(l *flow.Loop) ssa.Value {
 			}
 		}
 	}
-	if b, ok := flow.LoopBound(l).(*ssa.Call); ok && isLen(b) {
+	if b, ok := flow.LoopBound(l).(*ssa.Call); ok && chans.IsLen(b) {
 		return b.Call.Args[0]
 	}
 	return nil
@@ -171,15 +171,10 @@ func lastIf(b *ssa.BasicBlock) (*ssa.If, bool) {
 // isLenOf reports whether v is len(coll), coll loaded again or not.
 func isLenOf(v, coll ssa.Value) bool {
 	call, ok := v.(*ssa.Call)
-	if !ok || !isLen(call) {
+	if !ok || !chans.IsLen(call) {
 		return false
 	}
 	return chans.SameValue(call.Call.Args[0], coll)
-}
-
-func isLen(c *ssa.Call) bool {
-	b, ok := c.Call.Value.(*ssa.Builtin)
-	return ok && b.Name() == "len" && len(c.Call.Args) == 1
 }
 
 // valueName names a value for a message as its source does where the

@@ -103,6 +103,18 @@ func (ls *Loops) Depth(b *ssa.BasicBlock) int {
 	return n
 }
 
+// Containing returns the loops that contain b, outermost first.
+func (ls *Loops) Containing(b *ssa.BasicBlock) []*Loop {
+	var out []*Loop
+	for _, l := range ls.loops {
+		if l.Blocks[b] {
+			out = append(out, l)
+		}
+	}
+	slices.SortStableFunc(out, func(x, y *Loop) int { return len(y.Blocks) - len(x.Blocks) })
+	return out
+}
+
 // InLoop reports whether b can execute more than once per call.
 func (ls *Loops) InLoop(b *ssa.BasicBlock) bool { return ls.Innermost(b) != nil }
 

@@ -1,6 +1,7 @@
 package verdict
 
 import (
+	"cmp"
 	"fmt"
 	"go/token"
 
@@ -28,6 +29,7 @@ func (j *Judge) madeVerdict(mk *ssa.MakeChan, instr ssa.Instruction, state int) 
 		if v.Blocks {
 			v.Makes = []*ssa.MakeChan{mk}
 			v.Related = append(v.Related, related(mk.Pos(), "channel made here"+capSuffix(mk)))
+			v.Missing = cmp.Or(v.Missing, j.endsWithProcess(mk))
 			return v
 		}
 	}

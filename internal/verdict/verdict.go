@@ -38,6 +38,15 @@ type Verdict struct {
 // why.
 func (v Verdict) Proven() bool { return v.Blocks && v.Missing == "" }
 
+// ProvenUnderLock reports whether the send can block forever and the
+// verdict shows why, for a send made while a lock is held. A command's
+// bounded leak (EndsWithProcess) stalls no one by itself, but a sender
+// that blocks for good holding a lock stalls every goroutine that wants
+// it, however few such senders there are.
+func (v Verdict) ProvenUnderLock() bool {
+	return v.Blocks && (v.Missing == "" || v.Missing == EndsWithProcess)
+}
+
 // Judge answers for the sends of one package.
 type Judge struct{ idx *chans.Index }
 

@@ -15,7 +15,7 @@ import (
 func TestRules(t *testing.T) {
 	testdata := fixturetest.Testdata(t, 2)
 	fixturetest.Tiers(t, []*analysis.Analyzer{baresend.Analyzer}, func(t fixturetest.T) {
-		analysistest.Run(t, testdata, baresend.Analyzer, "baresend")
+		analysistest.Run(t, testdata, baresend.Analyzer, "baresend", "baresend/cmd/...")
 	})
 }
 

@@ -76,7 +76,11 @@
 // runs only while closed is false, and its receiver is not shown to stop
 // before closed is set" (a send guarded by a shutdown flag that a Close
 // sets before it cancels the receiver); "its channel is made only in test
-// code". A receiver that stops only on a value it was sent (a stage that
+// code"; "made in main, at most once per element of a collection, and main
+// waits for no goroutine" (a command that leaks one generator per
+// argument: the blocked senders are a bounded few, stall no one, and end
+// with the process; a main that serves in a loop without end, or waits on
+// a WaitGroup, is still reported). A receiver that stops only on a value it was sent (a stage that
 // returns on the message its sender sends last) is no proof.
 //
 // Liveness. A send that is a case of a select is not reported when the select

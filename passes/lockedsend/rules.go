@@ -157,7 +157,7 @@ func (c *checker) judge(r *root) {
 		for _, st := range states {
 			rs, mks := receivers(idx, st.ch)
 			recvs, makes = append(recvs, rs...), append(makes, mks...)
-			if v := judge.Send(b.OpInstr, st.state, st.ch); forever && v.Proven() && proven == nil {
+			if v := judge.Send(b.OpInstr, st.state, st.ch); forever && v.ProvenUnderLock() && proven == nil {
 				proven = &v
 			}
 		}

@@ -17,7 +17,7 @@ import (
 func TestRules(t *testing.T) {
 	testdata := fixturetest.Testdata(t, 2)
 	fixturetest.Tiers(t, []*analysis.Analyzer{lockedsend.Analyzer}, func(t fixturetest.T) {
-		analysistest.Run(t, testdata, lockedsend.Analyzer, "lockedsend", "lockedsend/dedupe")
+		analysistest.Run(t, testdata, lockedsend.Analyzer, "lockedsend", "lockedsend/dedupe", "lockedsend/cmd/...")
 	})
 }
 

@@ -46,17 +46,20 @@ func run(pass *analysis.Pass) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	input := pass.ResultOf[summary.Analyzer].(*summary.Result).SSA() // shared with the other passes
-	c := &checker{
-		pass:    pass,
-		pkg:     input.Pkg,
-		rep:     rep,
-		idx:     chans.NewIndex(input.Pkg, input.SrcFuncs),
-		selects: selectStmts(pass.Files),
-	}
-	for _, fn := range input.SrcFuncs {
-		rep.Guard(fn.String(), fn.Pos(), func() { c.checkFunc(fn) })
-	}
+	sum := pass.ResultOf[summary.Analyzer].(*summary.Result)
+	input := sum.SSA() // shared with every pass, as is the channel index
+	sum.Chans(func(idx *chans.Index) {
+		c := &checker{
+			pass:    pass,
+			pkg:     input.Pkg,
+			rep:     rep,
+			idx:     idx,
+			selects: selectStmts(pass.Files),
+		}
+		for _, fn := range input.SrcFuncs {
+			rep.Guard(fn.String(), fn.Pos(), func() { c.checkFunc(fn) })
+		}
+	})
 	rep.Finish()
 	return nil, nil
 }

@@ -104,7 +104,18 @@
 //     then never released. Related carries the proof;
 //   - a stream send, directly or through a chain, and a call configured as
 //     blocking: the peer's flow control bounds the wait, and a peer that
-//     stops reading holds the lock for as long as it likes.
+//     stops reading holds the lock for as long as it likes. One shape is
+//     audited instead: a client stream's write mutex. When the stream is
+//     the client side of a call (it has CloseSend, CloseRequest or
+//     CloseAndReceive) and every critical section of the lock's class in
+//     the package only calls that stream's methods (no other call, no
+//     store to memory, no channel operation), the contenders are the
+//     call's own writers, which wait for the same server's flow control
+//     with or without the lock, and the lock guards nothing anyone else
+//     needs: [audit: mu is only ever held to call the client stream s:
+//     ...]. A server stream stays in the default tier whatever its lock
+//     guards: a hub's callers that serve other clients wait on the one
+//     that stopped reading.
 //
 // Every other finding is in the audit tier, reported only with
 // -lockedsend.audit or the command's -audit and labelled with what it

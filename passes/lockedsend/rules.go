@@ -136,7 +136,14 @@ func opKey(b *summary.Blocking) string {
 func (c *checker) judge(r *root) {
 	b := r.rep.b
 	switch {
-	case b.Kind == summary.StreamSend || b.Kind == summary.Configured:
+	case b.Kind == summary.StreamSend:
+		if l, field, ok := c.writeMutexOf(r); ok {
+			r.missing = c.writeMutexReason(l, field)
+			return
+		}
+		r.rule = peer
+		return
+	case b.Kind == summary.Configured:
 		r.rule = peer
 		return
 	case b.OpInstr == nil:

@@ -22,8 +22,9 @@ type target struct {
 }
 
 // targets are the speed benchmark's (bench/targets.go, less its smoke
-// test's tiny module) and five more servers built on channels and gRPC
-// streams. bench/mod/go.mod pins every version.
+// test's tiny module), five more servers built on channels and gRPC
+// streams, and nine clients, brokers and transports whose goroutines talk
+// over channels (messaging clients, pub/sub, task queues, WebRTC). bench/mod/go.mod pins every version.
 var targets = []target{
 	{"std", ""},
 	{"x/tools", "golang.org/x/tools"},
@@ -37,6 +38,15 @@ var targets = []target{
 	{"serf", "github.com/hashicorp/serf"},
 	{"yamux", "github.com/hashicorp/yamux"},
 	{"amqp", "github.com/rabbitmq/amqp091-go"},
+	{"nats.go", "github.com/nats-io/nats.go"},
+	{"go-redis", "github.com/redis/go-redis/v9"},
+	{"pubsub", "github.com/libp2p/go-libp2p-pubsub"},
+	{"kafka-go", "github.com/segmentio/kafka-go"},
+	{"asynq", "github.com/hibiken/asynq"},
+	{"mqtt", "github.com/eclipse/paho.mqtt.golang"},
+	{"watermill", "github.com/ThreeDotsLabs/watermill"},
+	{"ice", "github.com/pion/ice/v4"},
+	{"webrtc", "github.com/pion/webrtc/v4"},
 }
 
 func targetNames() []string {

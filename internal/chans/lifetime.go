@@ -1,6 +1,12 @@
 package chans
 
-import "golang.org/x/tools/go/ssa"
+import (
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/sendlint/sendlint/internal/flow"
+)
 
 // maxOnceDepth bounds how many calls StartedWith follows back from a
 // receiver to the function that made its channel: a connection's reader
@@ -199,4 +205,38 @@ func handedOut(v ssa.Value, inLoop func(*ssa.BasicBlock) bool, depth int) bool {
 		}
 	}
 	return false
+}
+
+// RunningAt says why the receiver r of a channel made by one of makes
+// cannot have stopped when send runs, or returns "":
+//
+//   - the send is the receiver's own: r's function runs once per channel
+//     and send is in it, so while the sender runs the receiver has not
+//     returned (a loop that queues its own errors to itself);
+//   - the receiver is started after the send: the function that makes
+//     the channel sends on it before its go statement starts r's
+//     function, so at the send the receiver has not begun.
+//
+// A receiver that is running cannot be the one that went away, nor can a
+// goroutine that has not started hold a lock the sender waits for.
+func (x *Index) RunningAt(r Site, send ssa.Instruction, makes []*ssa.MakeChan) string {
+	fn := send.Parent()
+	if r.Func == fn && x.RunsOncePerChannel(r, makes) {
+		return "its receiver is the sending goroutine itself, which cannot have stopped while it sends"
+	}
+	if !slices.ContainsFunc(makes, func(mk *ssa.MakeChan) bool { return mk.Parent() == fn }) {
+		return ""
+	}
+	entries, ok := x.entries(r.Func)
+	if !ok || len(entries) == 0 {
+		return ""
+	}
+	for _, e := range entries {
+		// Every start is a go statement of the sender's function that
+		// only the send can precede: none comes first on any path.
+		if _, isGo := e.(*ssa.Go); !isGo || e.Parent() != fn || flow.Reaches(e, send) || !flow.Reaches(send, e) {
+			return ""
+		}
+	}
+	return "its receiver is started only after this send, so it cannot have stopped yet"
 }

@@ -122,7 +122,9 @@ func (j *Judge) originVerdict(o chans.Origin, instr ssa.Instruction, state int, 
 // also needs more values than its buffer holds (overflow); a send guarded
 // by a shutdown flag, or on a channel whose receiver stops only where its
 // registry is emptied, may be ordered before the stop, which the pass
-// cannot see. When every receiver is visible and each waits with a plain
+// cannot see. A receiver that is running when the send is made (the
+// sender itself, or one started only after the send) proves nothing:
+// chans.RunningAt. When every receiver is visible and each waits with a plain
 // receive, the send is one side of a handshake whose other side is
 // waiting: not reported. With no receiver in view, callersChannel decides.
 func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, recvs []chans.Site, visible bool, kept chans.Origin) Verdict {
@@ -131,9 +133,16 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 		// neither that it stops nor that it waits.
 		recvs = slices.DeleteFunc(slices.Clone(recvs), func(r chans.Site) bool { return chans.InTestFile(r.Instr) })
 	}
-	var again *chans.Site
+	var again, running *chans.Site
+	var runningWhy string
 	for _, r := range recvs {
 		if !j.idx.GivesUp(r) && !j.idx.LeavesLoop(r) || answersRequest(instr, r) {
+			continue
+		}
+		if why := j.idx.RunningAt(r, instr, v.Makes); why != "" {
+			if running == nil {
+				running, runningWhy = &r, why
+			}
 			continue
 		}
 		if !j.idx.RunsOncePerChannel(r, v.Makes) && !j.idx.StopsForGood(r) {
@@ -153,6 +162,11 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 	if again != nil {
 		v.Related = append(v.Related, related(recvPos(*again), "its receiver "+OwnerName(again.Func)+" can stop waiting here"))
 		v.Missing = "its receiver " + OwnerName(again.Func) + " can stop waiting, but may run again for the same channel"
+		return v
+	}
+	if running != nil {
+		v.Related = append(v.Related, related(recvPos(*running), "its receiver "+OwnerName(running.Func)+" can stop waiting here"))
+		v.Missing = runningWhy
 		return v
 	}
 	if visible && len(recvs) > 0 {

@@ -80,7 +80,11 @@
 // waits for no goroutine" (a command that leaks one generator per
 // argument: the blocked senders are a bounded few, stall no one, and end
 // with the process; a main that serves in a loop without end, or waits on
-// a WaitGroup, is still reported). A receiver that stops only on a value it was sent (a stage that
+// a WaitGroup, is still reported); "its receiver is the sending goroutine
+// itself" (a loop that queues its own errors to itself: while it sends,
+// it has not stopped); "its receiver is started only after this send" (a
+// constructor that queues a first error before it starts the loop that
+// reads it). A receiver that stops only on a value it was sent (a stage that
 // returns on the message its sender sends last) is no proof.
 //
 // Liveness. A send that is a case of a select is not reported when the select

@@ -82,7 +82,9 @@
 //     call that reaches it, with the chain of calls). Locks are compared
 //     by class: the same field of the same named type, or the same
 //     package-level variable, so a receiver that locks another instance's
-//     field counts too; a project's own mutex type that is nothing but an
+//     field counts too; a receiver that is running at the send (the
+//     sender's own goroutine, or one the sender starts only afterwards)
+//     closes no cycle; a project's own mutex type that is nothing but an
 //     embedded sync.Mutex is classed by the field that holds it. Two holds
 //     conflict unless both are for reading. A cycle through a buffer of at
 //     least 65536 values (every channel instance made with such a capacity:

@@ -77,6 +77,12 @@ const Many = 1 << 30
 // once, whether the owner makes them or hands the work to a goroutine on
 // the other branch.
 func (x *Index) Count(u *Uses, sites []Site) int {
+	return x.countWith(u, sites, func(b *ssa.BasicBlock) int { return x.ownerTrips(u, b) })
+}
+
+// countWith is Count with ownerTrips saying how many times each block of
+// the owner runs.
+func (x *Index) countWith(u *Uses, sites []Site, ownerTrips func(*ssa.BasicBlock) int) int {
 	type run struct {
 		fn    *ssa.Function
 		start ssa.Instruction
@@ -106,8 +112,7 @@ func (x *Index) Count(u *Uses, sites []Site) int {
 		trips := func(b *ssa.BasicBlock) int { return loops.Trips(b, nil, Many) }
 		owner[r.start] = min(owner[r.start]+flow.MaxCount(r.fn, runs[r], trips, Many), Many)
 	}
-	trips := func(b *ssa.BasicBlock) int { return x.ownerTrips(u, b) }
-	return flow.MaxCount(u.Owner(), owner, trips, Many)
+	return flow.MaxCount(u.Owner(), owner, ownerTrips, Many)
 }
 
 // sentOn returns the channel a send site sends on.
@@ -125,27 +130,58 @@ func (x *Index) ownerTrips(u *Uses, b *ssa.BasicBlock) int {
 	return x.Loops(u.Owner()).Trips(b, u.Make.Block(), Many)
 }
 
-// coveredByLoop proves make(chan T, bound) with one send site run once per
-// iteration of a loop of the owner bounded by the same bound.
+// coveredByLoop proves make(chan T, bound) whose sends all run in one loop
+// of the owner bounded by the same bound, at most one value per iteration:
+// a send or a goroutine's send per element of xs (make(chan T, len(xs)),
+// for _, x := range xs), on one branch or another. The bound is the loop's
+// i < n, or the map or string a range steps through. The make is outside
+// the loop, which is nobody's but the owner's: no other loop holds the
+// sends.
 func (x *Index) coveredByLoop(u *Uses) bool {
-	if len(u.Sends) != 1 {
-		return false
-	}
-	s := u.Sends[0]
-	at := s.Instr
-	if s.Start != nil {
-		if x.Loops(s.Func).InLoop(s.Instr.Block()) {
+	owner := u.Owner()
+	loops := x.Loops(owner)
+	var l *flow.Loop
+	for _, s := range u.Sends {
+		at := s.Instr
+		if s.Start != nil {
+			at = s.Start
+		}
+		in := loops.Innermost(at.Block())
+		if at.Parent() != owner || in == nil || loops.Depth(at.Block()) > 1 || l != nil && in != l {
 			return false
 		}
-		at = s.Start
+		l = in
 	}
-	loops := x.Loops(at.Parent())
-	l := loops.Innermost(at.Block())
-	if l == nil || loops.Depth(at.Block()) > 1 {
+	if l == nil || l.Blocks[u.Make.Block()] || !boundedBy(l, u.Make.Size) {
 		return false
 	}
-	bound := flow.LoopBound(l)
-	return bound != nil && SameValue(bound, u.Make.Size)
+	once := func(b *ssa.BasicBlock) int {
+		if l.Blocks[b] {
+			return 1 // one iteration
+		}
+		return x.ownerTrips(u, b)
+	}
+	return x.countWith(u, u.Sends, once) <= 1
+}
+
+// boundedBy reports whether loop l runs at most n times: its header tests
+// i < n, or it ranges over the map or string that n is the len of.
+func boundedBy(l *flow.Loop, n ssa.Value) bool {
+	if b := flow.LoopBound(l); b != nil {
+		return SameValue(b, n)
+	}
+	size, ok := n.(*ssa.Call)
+	if !ok || !IsLen(size) {
+		return false
+	}
+	for _, instr := range l.Header.Instrs {
+		if next, ok := instr.(*ssa.Next); ok {
+			if rng, ok := next.Iter.(*ssa.Range); ok && SameValue(rng.X, size.Call.Args[0]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // SameValue reports whether a and b denote the same value at run time as far

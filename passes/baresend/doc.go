@@ -99,7 +99,9 @@
 // Capacity. A send on a channel made in the package is not reported when the
 // buffer provably has room for every send: make(chan T, n) with at most n send
 // sites, none in a loop (errc := make(chan error, 1) with one send), or
-// make(chan T, len(xs)) with one send per element of xs. Once the channel
+// make(chan T, len(xs)) with at most one send per element of xs, whether
+// xs is a slice or a map, made by the loop or by a goroutine it starts per
+// element, on one branch or another. Once the channel
 // escapes to code the package cannot see, only the sends made before the
 // escape are counted.
 //

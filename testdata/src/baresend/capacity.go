@@ -108,3 +108,52 @@ func nobodyReceivesBad() {
 	done := make(chan bool)
 	done <- true // want `send on done \(chan bool, unbuffered\) can block forever: nothing receives from it`
 }
+
+// shardErrors runs one pipeline per shard of a map and collects the first
+// error: one goroutine per entry, each sends at most once, into a buffer
+// of len(shards). No send can block, though the caller reads one value.
+func shardErrorsOK(shards map[string]func() error) error {
+	errs := make(chan error, len(shards))
+	for _, run := range shards {
+		go func() {
+			if err := run(); err != nil {
+				errs <- err // ok: one value per entry of shards, and room for each
+			}
+		}()
+	}
+	return <-errs
+}
+
+// validateAll asks every validator once: a throttled one answers at once
+// on this goroutine, the others on a goroutine each. One value per
+// validator either way, into a buffer of len(validators).
+func validateAllOK(validators []func() bool, throttle chan struct{}) bool {
+	results := make(chan bool, len(validators))
+	for _, v := range validators {
+		select {
+		case throttle <- struct{}{}:
+			go func() {
+				results <- v() // ok: one value per validator
+				<-throttle
+			}()
+		default:
+			results <- false // ok: the other branch of the same iteration
+		}
+	}
+	return <-results
+}
+
+// retryShards retries each shard once on failure: two values per entry
+// into a buffer of len(shards), and the caller reads one.
+func retryShardsBad(shards map[string]func() error) error {
+	errs := make(chan error, len(shards))
+	for _, run := range shards {
+		go func() {
+			if err := run(); err != nil {
+				errs <- err // want `send on errs \(chan error\) can block forever: retryShardsBad can return before receiving every value`
+				errs <- run() // want `send on errs .* can block forever: retryShardsBad can return before receiving every value`
+			}
+		}()
+	}
+	return <-errs
+}

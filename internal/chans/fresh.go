@@ -10,10 +10,11 @@ import (
 
 // FreshField reports whether send puts a value into the channel of a
 // struct the same function just made with room for it: the channel was made
-// with constant capacity n and stored into the new struct's field, the
-// function's sends on that field up to this one number at most n, none in a
-// loop, and neither the struct nor the channel has been handed to anyone
-// before the send.
+// and stored into the new struct's field, neither the struct nor the
+// channel has been handed to anyone before the send, and either the
+// capacity is a constant n and the function's sends on that field up to
+// this one number at most n, none in a loop, or the send follows a test
+// that the channel holds fewer values than its capacity (lenGuarded).
 //
 //	w := &watcher{eventChan: make(chan *Event, 100)}  // t0 = new watcher (complit)
 //	w.eventChan <- first                              // cannot block
@@ -51,9 +52,15 @@ func (x *Index) FreshField(send *ssa.Send) bool {
 	if c.stores != 1 {
 		return false
 	}
+	if lenGuarded(send, c.make) {
+		return true // it finds room: nobody else can have filled it
+	}
 	k := 0 // the sends that can come before this one, and this one
 	for _, s := range c.sends {
 		if s == send || flow.Reaches(s, send) {
+			if c.looped[s] {
+				return false // a loop's sends cannot be counted
+			}
 			k++
 		}
 	}
@@ -128,7 +135,9 @@ func (x *Index) freshCell(cell, alloc *ssa.Alloc, field int, send *ssa.Send, c *
 // freshCount tallies the uses of the new struct's channel field.
 type freshCount struct {
 	stores, capacity int
+	make             *ssa.MakeChan
 	sends            []*ssa.Send
+	looped           map[*ssa.Send]bool // sends in a loop
 }
 
 // freshFieldUse checks one field address of the new struct: the store of
@@ -147,20 +156,20 @@ func (x *Index) freshFieldUse(fa *ssa.FieldAddr, field int, send *ssa.Send, c *f
 			if !ok || r.Addr != fa {
 				return false
 			}
-			n, ok := constCap(mk)
-			if !ok || n < 1 || !flow.Reaches(r, send) {
+			if !flow.Reaches(r, send) {
 				return false
 			}
 			c.stores++
-			c.capacity = n
+			c.make = mk
+			c.capacity, _ = constCap(mk)
 		case *ssa.UnOp:
 			if r.Op != token.MUL {
 				return false
 			}
 			for _, use := range *r.Referrers() {
 				s, ok := use.(*ssa.Send)
-				if _, dbg := use.(*ssa.DebugRef); dbg {
-					continue
+				if _, dbg := use.(*ssa.DebugRef); dbg || isLenOrCap(use) {
+					continue // len(w.ch) hands the channel to no one
 				}
 				if !ok || s.Chan != r {
 					if flow.Reaches(use, send) {
@@ -169,7 +178,10 @@ func (x *Index) freshFieldUse(fa *ssa.FieldAddr, field int, send *ssa.Send, c *f
 					continue
 				}
 				if loops.InLoop(s.Block()) {
-					return false
+					if c.looped == nil {
+						c.looped = make(map[*ssa.Send]bool)
+					}
+					c.looped[s] = true
 				}
 				c.sends = append(c.sends, s)
 			}
@@ -220,6 +232,81 @@ func JustStored(send *ssa.Send) bool {
 			}
 			mk, ok := in.Val.(*ssa.MakeChan)
 			return ok && ConstCap(mk) >= 1
+		}
+	}
+	return false
+}
+
+// isLenOrCap reports whether instr is a call of the builtin len or cap.
+func isLenOrCap(instr ssa.Instruction) bool {
+	call, ok := instr.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	b, ok := call.Call.Value.(*ssa.Builtin)
+	return ok && (b.Name() == "len" || b.Name() == "cap")
+}
+
+// lenGuarded reports whether send runs only after a test, in its own
+// function, that the channel holds fewer values than mk made room for,
+// with no other send on it between the test and this one:
+//
+//	for more && len(b.msgs) < batch {  // b.msgs = make(chan *Msg, batch)
+//		b.msgs <- next()
+//	}
+//
+// On a channel nobody else has yet, the send then finds room.
+func lenGuarded(send *ssa.Send, mk *ssa.MakeChan) bool {
+	if mk == nil {
+		return false
+	}
+	base, field, _ := fieldLoad(send.Chan)
+	for _, b := range send.Parent().Blocks {
+		iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok || b == send.Block() || !b.Dominates(send.Block()) {
+			continue
+		}
+		lt, ok := iff.Cond.(*ssa.BinOp)
+		if !ok || lt.Op != token.LSS || !b.Succs[0].Dominates(send.Block()) || !SameValue(lt.Y, mk.Size) {
+			continue
+		}
+		call, ok := lt.X.(*ssa.Call)
+		if !ok || !IsLen(call) {
+			continue
+		}
+		if cb, cf, ok := fieldLoad(call.Call.Args[0]); ok && cf == field && SameValue(cb, base) && !sendsBetween(b, b.Succs[0], send) {
+			return true
+		}
+	}
+	return false
+}
+
+// sendsBetween reports whether a send on the same field as send can run
+// after the test's true edge into from and before send, without the test
+// running again: the test made room for one value.
+func sendsBetween(test, from *ssa.BasicBlock, send *ssa.Send) bool {
+	_, field, _ := fieldLoad(send.Chan)
+	seen := map[*ssa.BasicBlock]bool{test: true}
+	stack := []*ssa.BasicBlock{from}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		for _, instr := range b.Instrs {
+			if instr == send {
+				break // the rest of the block comes after the send
+			}
+			if s, ok := instr.(*ssa.Send); ok {
+				if _, f, ok := fieldLoad(s.Chan); ok && f == field {
+					return true
+				}
+			}
+		}
+		if b != send.Block() {
+			stack = append(stack, b.Succs...)
 		}
 	}
 	return false

@@ -14,8 +14,8 @@ import (
 //     (Refills), or follows a non-blocking receive that made room for it
 //     (MadeRoom);
 //   - it answers through a registry of one-shot reply slots (ReplySlot);
-//   - it fills a fresh struct's channel before anyone else sees it
-//     (FreshField), or is the first send on a buffered channel just made
+//   - it fills a fresh struct's channel before anyone else sees it, with
+//     room counted or tested by len (FreshField), or is the first send on a buffered channel just made
 //     and stored where it sends (JustStored);
 //   - every channel it may send on is a semaphore filled where it was made
 //     (TokenPool), a one-shot channel sent on once and closed (OneShot), a

@@ -101,7 +101,9 @@
 // sites, none in a loop (errc := make(chan error, 1) with one send), or
 // make(chan T, len(xs)) with at most one send per element of xs, whether
 // xs is a slice or a map, made by the loop or by a goroutine it starts per
-// element, on one branch or another. Once the channel
+// element, on one branch or another; or a channel just made into a struct
+// nobody else has yet, filled in a loop that tests len(b.ch) < n, its
+// capacity, before each send. Once the channel
 // escapes to code the package cannot see, only the sends made before the
 // escape are counted.
 //

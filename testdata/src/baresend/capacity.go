@@ -150,10 +150,44 @@ func retryShardsBad(shards map[string]func() error) error {
 	for _, run := range shards {
 		go func() {
 			if err := run(); err != nil {
-				errs <- err // want `send on errs \(chan error\) can block forever: retryShardsBad can return before receiving every value`
+				errs <- err   // want `send on errs \(chan error\) can block forever: retryShardsBad can return before receiving every value`
 				errs <- run() // want `send on errs .* can block forever: retryShardsBad can return before receiving every value`
 			}
 		}()
 	}
 	return <-errs
+}
+
+// messageBatch is what a fetch hands back: up to a batch of messages, the
+// channel closed once they are in.
+type messageBatch struct {
+	msgs chan string
+	err  error
+}
+
+// fetchBatch fills a new batch while nobody else has it, and tests for
+// room before each send: every send finds it.
+func fetchBatchOK(next func() (string, bool), batch int) *messageBatch {
+	b := &messageBatch{msgs: make(chan string, batch)}
+	for more := true; more && len(b.msgs) < batch; {
+		var m string
+		m, more = next()
+		b.msgs <- m // ok: len(b.msgs) < batch, and the batch is not handed out yet
+	}
+	close(b.msgs)
+	return b
+}
+
+// fetchPairs tests for room once and sends two values: the second can
+// find the buffer full, and the caller that drains it comes only later.
+func fetchPairs(next func() (string, bool), batch int) *messageBatch {
+	b := &messageBatch{msgs: make(chan string, batch)}
+	for more := true; more && len(b.msgs) < batch; {
+		var m string
+		m, more = next()
+		b.msgs <- m             // ok: the test made room for this one
+		b.msgs <- m + " (copy)" // want `send on b\.msgs \(chan string\) can block forever: .*\[audit: no receiver of it is visible in this package\]`
+	}
+	close(b.msgs)
+	return b
 }

@@ -136,7 +136,7 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 	var again, running *chans.Site
 	var runningWhy string
 	for _, r := range recvs {
-		if !j.idx.GivesUp(r) && !j.idx.LeavesLoop(r) || answersRequest(instr, r) {
+		if !j.idx.GivesUp(r) && !j.idx.LeavesLoop(r) || answersRequest(instr, r) || chans.OtherInstance(ch, r) {
 			continue
 		}
 		if why := j.idx.RunningAt(r, instr, v.Makes); why != "" {

@@ -84,7 +84,10 @@
 // itself" (a loop that queues its own errors to itself: while it sends,
 // it has not stopped); "its receiver is started only after this send" (a
 // constructor that queues a first error before it starts the loop that
-// reads it). A receiver that stops only on a value it was sent (a stage that
+// reads it). A receiver of the same field on another struct is not this
+// channel's receiver when both structs are composite literals the code
+// names (a subscription made by Consume and one made by Fetch): its
+// stopping proves nothing about the other's sends. A receiver that stops only on a value it was sent (a stage that
 // returns on the message its sender sends last) is no proof.
 //
 // Liveness. A send that is a case of a select is not reported when the select

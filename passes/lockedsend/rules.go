@@ -165,7 +165,10 @@ func (c *checker) judge(r *root) {
 			rs, mks := receivers(idx, st.ch)
 			// A receiver running at the send (the sender's own goroutine,
 			// or one it starts only afterwards) closes no cycle.
-			rs = slices.DeleteFunc(rs, func(r chans.Site) bool { return idx.RunningAt(r, b.OpInstr, mks) != "" })
+			// Nor does the reader of another struct's channel.
+			rs = slices.DeleteFunc(rs, func(r chans.Site) bool {
+				return idx.RunningAt(r, b.OpInstr, mks) != "" || chans.OtherInstance(st.ch, r)
+			})
 			recvs, makes = append(recvs, rs...), append(makes, mks...)
 			if v := judge.Send(b.OpInstr, st.state, st.ch); forever && v.ProvenUnderLock() && proven == nil {
 				proven = &v

@@ -57,7 +57,7 @@ func startPull(status chan int) *pullSub {
 // stop on done first, and then the eleventh error blocks for good.
 // Reported.
 func (s *pullSub) heartbeatMissed(err error) {
-	s.errs <- err // want `send on s\.errs \(chan error, cap 10\) can block forever: its receiver the function literal in startPull can stop receiving`
+	s.errs <- err // want `send on s\.errs \(chan error, cap 1 or 10\) can block forever: its receiver the function literal in startPull can stop receiving`
 }
 
 // fetchSub starts its loop before it queues the first pull's error: the
@@ -85,4 +85,21 @@ func startFetch() *fetchSub {
 		}
 	}
 	return f
+}
+
+// fetchOnce makes a subscription of its own and waits for one error, or
+// gives up after a while. Its receive is on that subscription's errs, not
+// on startPull's: its giving up proves nothing about the sends above.
+func fetchOnce(timeout <-chan struct{}) error {
+	s := &pullSub{errs: make(chan error, 1), done: make(chan struct{})}
+	pullSubs = append(pullSubs, s)
+	go func() {
+		s.errs <- pull() // want `send on s\.errs .*its receiver fetchOnce can stop receiving.*\[audit: its buffer \(cap 1 or 10\) is not shown to receive more values than it holds\]`
+	}()
+	select {
+	case err := <-s.errs:
+		return err
+	case <-timeout:
+		return errPullFailed
+	}
 }

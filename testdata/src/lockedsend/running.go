@@ -62,3 +62,21 @@ func (s *consumerSub) heartbeatFailed(err error) {
 	defer s.Unlock()
 	s.errs <- err // want `send on s\.errs can block while s is held: its receiver the function literal in consume takes s too`
 }
+
+// fetchErrors makes a subscription of its own whose reader takes its lock
+// for each error. That reader is of this subscription's errs, not of
+// consume's: it closes no cycle with the sends there.
+func fetchErrors() *consumerSub {
+	s := &consumerSub{errs: make(chan error, 1), done: make(chan struct{})}
+	consumers = append(consumers, s)
+	go func() {
+		for err := range s.errs {
+			s.Lock()
+			handleFetchErr(err)
+			s.Unlock()
+		}
+	}()
+	return s
+}
+
+func handleFetchErr(error) {}

@@ -712,18 +712,54 @@ func RecvChan(r Site) ssa.Value {
 // receive case, and once another case is taken the function can return
 // without coming back to the select. A select loop that multiplexes several
 // inputs keeps receiving; a plain receive waits until a value comes or the
-// channel is closed.
+// channel is closed. So does a function that, once another case is taken,
+// receives from the same channel until it is closed before it returns
+// (drainedEdges): it stops only when no sender is left.
 func (x *Index) GivesUp(r Site) bool {
 	sel, ok := r.Instr.(*ssa.Select)
 	if !ok || sel.Blocking && !x.otherLiveCase(sel, r.State) {
 		return false
 	}
 	ours, _ := CaseEdge(sel, r.State)
+	drained := drainedEdges(r.Func, sel.States[r.State].Chan)
 	leave := flow.Path{
 		Stop:     func(i ssa.Instruction) bool { return i == sel },
-		StopEdge: func(e flow.Edge) bool { return e == ours },
+		StopEdge: func(e flow.Edge) bool { return e == ours || drained[e] },
 	}
 	return leave.ReturnReachable(sel.Block(), flow.IndexOf(sel))
+}
+
+// drainedEdges returns the edges of fn taken when a receive from the same
+// channel as ch (SameValue: the same field of the same value) reports that
+// it is closed: the exit of a range over it, or the !ok branch of a
+// comma-ok receive. A return reached only through one comes after the
+// close, when no send can wait any more.
+//
+//	case s, ok := <-n.states:       // the other case fires
+//		if !ok {
+//			for c := range n.candidates { // t9 = <-t8,ok; if t10 goto body else done
+//			}
+//			return                  // reached only through done
+//		}
+//
+// A field stored anew between the two receives would make them two
+// channels; the pass takes them for one.
+func drainedEdges(fn *ssa.Function, ch ssa.Value) map[flow.Edge]bool {
+	edges := make(map[flow.Edge]bool)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			recv, ok := instr.(*ssa.UnOp)
+			if !ok || recv.Op != token.ARROW || !recv.CommaOk || !SameValue(recv.X, ch) {
+				continue
+			}
+			for _, ref := range *recv.Referrers() {
+				if e, ok := ref.(*ssa.Extract); ok && e.Index == 1 {
+					okBranches(e, true, edges)
+				}
+			}
+		}
+	}
+	return edges
 }
 
 func (x *Index) otherLiveCase(sel *ssa.Select, k int) bool {

@@ -40,8 +40,9 @@
 //     through fields, map, slice and array elements, globals and the
 //     parameters of functions whose callers are visible) that can stop
 //     receiving — a select with a default or another live case, after
-//     which it can return, or a receive loop it can leave before the
-//     channel is closed (a write that fails) — and that is the channel's
+//     which it can return without first ranging over the channel to its
+//     close, or a receive loop it can leave before the channel is closed
+//     (a write that fails) — and that is the channel's
 //     last receiver: the function that made the channel, or a goroutine
 //     started with it (by that function, or by a Start method called
 //     alongside its constructor), reached through calls outside loops.

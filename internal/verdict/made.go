@@ -195,6 +195,9 @@ func (j *Judge) leakedSender(u *chans.Uses, s chans.Site) Verdict {
 	partial := Verdict{Blocks: true, Reason: OwnerName(owner) + " can return before receiving every value", Related: startedAt}
 	n := j.idx.Count(u, u.Sends)
 	weights := j.receiveWeights(u, caseEdges, n)
+	for _, e := range j.doneAfterSends(u, s) {
+		weights[e] = n // the sender is past every send
+	}
 	if j.abandons(u, s, recvs, weights) && chans.ConstCap(u.Make) < n {
 		return Verdict{
 			Blocks:  true,

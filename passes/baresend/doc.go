@@ -114,7 +114,10 @@
 // Guaranteed receive. A send from a goroutine is not reported when its
 // starter receives on every path before returning, or, for N senders,
 // receives until the channel is closed or exactly N times, or counts its
-// senders down from N and returns only at zero. Sends are counted
+// senders down from N and returns only at zero. A select case on a
+// channel that only the sending goroutine closes, after its sends (a
+// deferred close(done)), counts as receiving all it sent: it fires only
+// once the sender is past them. Sends are counted
 // per path (three sends on three exclusive error paths are one value), loops
 // with a constant bound count their trips, and a send that puts back a value
 // its function took from the same channel (a semaphore or a token) uses no

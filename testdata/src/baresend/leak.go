@@ -272,3 +272,40 @@ func First(get func() string) <-chan string {
 	}()
 	return out
 }
+
+// runUntilDone waits for the worker's error, or for the worker to finish
+// without one. done is closed by the worker on its way out, after the
+// send: the owner sees it only once the send has gone through.
+func runUntilDoneOK(work func() error) error {
+	errc := make(chan error)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := work(); err != nil {
+			errc <- err // ok: done closes only after this send went through
+		}
+	}()
+	select {
+	case err := <-errc:
+		return err
+	case <-done:
+		return nil
+	}
+}
+
+// runAnnounced closes done to say the worker started, before its send:
+// the owner can take done and return, and the send then waits for good.
+func runAnnouncedBad(work func() error) error {
+	errc := make(chan error)
+	done := make(chan struct{})
+	go func() {
+		close(done)
+		errc <- work() // want `send on errc \(chan error, unbuffered\) can block forever: runAnnouncedBad can return without receiving it`
+	}()
+	select {
+	case err := <-errc:
+		return err
+	case <-done:
+		return nil
+	}
+}

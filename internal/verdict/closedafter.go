@@ -1,0 +1,81 @@
+package verdict
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/sendlint/sendlint/internal/chans"
+	"github.com/sendlint/sendlint/internal/flow"
+)
+
+// doneAfterSends returns the edges of the owner's selects that receive
+// from a channel the sender goroutine closes only once it is past its
+// sends on u:
+//
+//	go func() {
+//		defer close(done)
+//		errc <- work()
+//	}()
+//	select {
+//	case err := <-errc:
+//	case <-done:       // fires only after the send went through
+//	}
+//
+// Such a case means the sender no longer waits on u, as a receive of
+// everything it sent would. The goroutine must be u's only sender, the
+// closing channel made by the owner and handed to no one else, and every
+// close of it the goroutine's own: deferred, or with no send on u after
+// it.
+func (j *Judge) doneAfterSends(u *chans.Uses, s chans.Site) []flow.Edge {
+	for _, other := range u.Sends {
+		if other.Func != s.Func || other.Start != s.Start {
+			return nil
+		}
+	}
+	var out []flow.Edge
+	for _, b := range u.Owner().Blocks {
+		for _, instr := range b.Instrs {
+			sel, ok := instr.(*ssa.Select)
+			if !ok {
+				continue
+			}
+			for k, st := range sel.States {
+				if st.Dir != types.RecvOnly || !j.closedAfterSends(u, s, st.Chan) {
+					continue
+				}
+				if e, ok := chans.CaseEdge(sel, k); ok {
+					out = append(out, e)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// closedAfterSends reports whether ch is a channel the owner made, that
+// only the sender s closes, and only after its sends on u.
+func (j *Judge) closedAfterSends(u *chans.Uses, s chans.Site, ch ssa.Value) bool {
+	origins := j.idx.Origins(ch)
+	if len(origins) != 1 || origins[0].Kind != chans.Made || origins[0].Make == u.Make {
+		return false
+	}
+	done := j.idx.Uses(origins[0].Make)
+	if len(done.Escapes) > 0 || len(done.Stores) > 0 || len(done.Sends) > 0 || len(done.Closes) == 0 {
+		return false
+	}
+	for _, c := range done.Closes {
+		if c.Func != s.Func || c.Start != s.Start {
+			return false
+		}
+		if _, deferred := c.Instr.(*ssa.Defer); deferred {
+			continue
+		}
+		for _, send := range u.Sends {
+			if flow.Reaches(c.Instr, send.Instr) {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -118,6 +118,17 @@ func (ls *Loops) Containing(b *ssa.BasicBlock) []*Loop {
 // InLoop reports whether b can execute more than once per call.
 func (ls *Loops) InLoop(b *ssa.BasicBlock) bool { return ls.Innermost(b) != nil }
 
+// InSameLoop reports whether some loop contains both a and b: a value
+// defined in a may differ on each trip that reaches b.
+func (ls *Loops) InSameLoop(a, b *ssa.BasicBlock) bool {
+	for _, l := range ls.loops {
+		if l.Blocks[a] && l.Blocks[b] {
+			return true
+		}
+	}
+	return false
+}
+
 // RepeatsWithout reports whether b can execute more than once while base
 // executes once: some loop contains b but not base.
 func (ls *Loops) RepeatsWithout(b, base *ssa.BasicBlock) bool {

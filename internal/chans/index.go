@@ -53,6 +53,12 @@ type Index struct {
 	deletes  map[any][]*ssa.Call      // delete(m, k), by the map's field or global
 	sendSels []*ssa.Select            // every select with a send case
 	oneShot  map[*types.Var]bool
+
+	funcs     []*ssa.Function // the indexed functions, for the rare scans of runner.go
+	imported  func(*types.Func, int) bool
+	runners   map[runnerKey]bool
+	fieldRuns map[*types.Var]bool
+	kept      map[*types.Var]bool
 }
 
 // NewIndex indexes funcs, the source functions of one package.
@@ -76,6 +82,10 @@ func NewIndex(pkg *ssa.Package, funcs []*ssa.Function) *Index {
 		boundVals:   make(map[types.Object][]*ssa.MakeClosure),
 		goStarts:    make(map[*ssa.Function][]*ssa.Go),
 		fieldCloses: make(map[*types.Var][]*ssa.Call),
+		funcs:       funcs,
+		runners:     make(map[runnerKey]bool),
+		fieldRuns:   make(map[*types.Var]bool),
+		kept:        make(map[*types.Var]bool),
 	}
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {

@@ -1,6 +1,7 @@
 package chans
 
 import (
+	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -239,4 +240,74 @@ func (x *Index) RunningAt(r Site, send ssa.Instruction, makes []*ssa.MakeChan) s
 		}
 	}
 	return "its receiver is started only after this send, so it cannot have stopped yet"
+}
+
+// RunUntilDone returns the instruction that hands the receiver r's
+// function to its runner, when the runner makes r the channel's last
+// receiver once r gives up on its context: r gives up on the Done of the
+// context its function is run with, and the function is an unexported
+// method run only through its method values, each taken in the function
+// that made the channel (or in one called alongside it, as a Start after
+// the constructor) and run once or until its context is done. The
+// method's return on that context is then final: no run of it receives
+// again.
+//
+//	l.Service = util.AsService(l.serve, l.String()) // t9 = make closure (*logger).serve$bound [t0]
+func (x *Index) RunUntilDone(r Site, makes []*ssa.MakeChan) (ssa.Instruction, bool) {
+	fn := r.Func
+	obj := fn.Object()
+	if fn.Pkg != x.pkg || fn.Parent() != nil || obj == nil || fn.Signature.Recv() == nil ||
+		obj.Exported() || x.escaped[fn] || x.thunked[obj] || x.invoked[obj.Name()] ||
+		fn.TypeParams().Len() > 0 || isGenericRecv(fn) || len(x.calls[fn]) > 0 || len(x.boundVals[obj]) == 0 {
+		return nil, false
+	}
+	ctx := runCtx(fn)
+	if ctx == nil || !x.givesUpOn(r, ctx) {
+		return nil, false
+	}
+	var at ssa.Instruction
+	for _, mc := range x.boundVals[obj] {
+		if !x.madeBy(mc.Parent(), makes) {
+			return nil, false
+		}
+		rr, ok := x.onlyRun(mc, mc.Parent(), runOnce, 0)
+		if !ok || rr.mode == runUnknown {
+			return nil, false
+		}
+		if at == nil {
+			at = rr.at
+		}
+	}
+	return at, true
+}
+
+// madeBy reports whether h is a function that made one of the channels,
+// or one called alongside it.
+func (x *Index) madeBy(h *ssa.Function, makes []*ssa.MakeChan) bool {
+	for _, mk := range makes {
+		if h == mk.Parent() || x.startedAlongside(h, mk.Parent()) {
+			return true
+		}
+	}
+	return false
+}
+
+// givesUpOn reports whether r's function can return, without receiving
+// again, after a select case on ctx.Done().
+func (x *Index) givesUpOn(r Site, ctx ssa.Value) bool {
+	for _, b := range r.Func.Blocks {
+		for _, instr := range b.Instrs {
+			sel, ok := instr.(*ssa.Select)
+			if !ok {
+				continue
+			}
+			for i, st := range sel.States {
+				if st.Dir == types.RecvOnly && !(sel == r.Instr && i == r.State) &&
+					ctxCall(st.Chan, "Done", ctx) && x.returnsAfter(sel, i, r.Instr) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

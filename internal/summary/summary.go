@@ -37,6 +37,7 @@ import (
 	"go/token"
 	"go/types"
 	"reflect"
+	"slices"
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
@@ -56,7 +57,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "summarise which functions may block on a send, for the passes that report sends",
 	URL:        "https://pkg.go.dev/github.com/sendlint/sendlint/internal/summary",
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(Blocks), new(Carries), new(Acquires)},
+	FactTypes:  []analysis.Fact{new(Blocks), new(Carries), new(Acquires), new(RunsUntilDone)},
 	Run:        run,
 }
 
@@ -74,6 +75,8 @@ type Result struct {
 	seeds    []streams.Carrier
 	// importedLocks holds the dependencies' Acquires facts.
 	importedLocks map[*types.Func]*Acquires
+	// importedRunners holds the dependencies' RunsUntilDone facts.
+	importedRunners map[*types.Func][]int
 
 	mu   sync.Mutex // guards everything below
 	ssa  *buildssa.SSA
@@ -118,6 +121,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	r.imported, r.seeds = importedFacts(pass)
 	r.importedLocks = importedLocks(pass)
+	r.importedRunners = importedRunners(pass)
 	r.exportFacts(pass)
 	return r, nil
 }
@@ -249,6 +253,9 @@ func (r *Result) streamFlow() *streams.Flow {
 func (r *Result) chanIndex() *chans.Index {
 	if r.idx == nil {
 		r.idx = chans.NewIndex(r.build().Pkg, r.indexed())
+		r.idx.SetRunners(func(fn *types.Func, param int) bool {
+			return slices.Contains(r.importedRunners[fn], param)
+		})
 	}
 	return r.idx
 }
@@ -265,6 +272,7 @@ func (r *Result) exportFacts(pass *analysis.Pass) {
 			continue
 		}
 		r.guardedAcquires(pass, fn, obj)
+		r.guardedRunners(pass, fn, obj)
 		if b == nil {
 			continue
 		}
@@ -282,6 +290,13 @@ func (r *Result) guardedAcquires(pass *analysis.Pass, fn *ssa.Function, obj *typ
 		}
 	}()
 	r.exportAcquires(pass, fn, obj)
+}
+
+// guardedRunners exports fn's RunsUntilDone fact, containing a panic the
+// way guardedSummary does: the function is then taken to be no runner.
+func (r *Result) guardedRunners(pass *analysis.Pass, fn *ssa.Function, obj *types.Func) {
+	defer func() { _ = recover() }()
+	r.exportRunners(pass, fn, obj)
 }
 
 // guardedSummary summarises fn and contains a panic in doing so: a function

@@ -20,6 +20,14 @@ func TestFacts(t *testing.T) {
 	analysistest.Run(t, fixturetest.Testdata(t, 2), Analyzer, "lockedsend/lib")
 }
 
+// TestRunnerFacts checks which of servicekit's functions are runners that
+// never run a loop again once its context is done: New (one context,
+// checked before each Serve), Wrap and Go, Retry; and that Restartable,
+// Forever and Group, which may run it again, carry no fact.
+func TestRunnerFacts(t *testing.T) {
+	analysistest.Run(t, fixturetest.Testdata(t, 2), Analyzer, "baresend/servicekit")
+}
+
 // TestStdWithoutSSA checks the cost policy: a standard-library package is
 // summarised without building SSA unless a pass asks for it, while a
 // package outside GOROOT is built at once for its facts.

@@ -1,0 +1,55 @@
+package summary
+
+import (
+	"fmt"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// RunsUntilDone is the fact that a function is a runner for some of its
+// func parameters: it never calls one again once the context it passed it
+// is done (chans.Index.RunsUntilDone). A package that hands a service's
+// loop to the runner knows, from it, that the loop's return on that
+// context is final. Params are the parameters' indices, receiver first.
+type RunsUntilDone struct {
+	Params []int
+}
+
+func (*RunsUntilDone) AFact() {}
+
+func (f *RunsUntilDone) String() string {
+	return fmt.Sprintf("runs parameters %v until their context is done", f.Params)
+}
+
+// exportRunners exports the RunsUntilDone fact of an exported function
+// that takes a func value with a context.Context parameter and runs it
+// until that context is done.
+func (r *Result) exportRunners(pass *analysis.Pass, fn *ssa.Function, obj *types.Func) {
+	if !obj.Exported() {
+		return
+	}
+	var params []int
+	for i, p := range fn.Params {
+		if _, ok := p.Type().Underlying().(*types.Signature); ok && r.chanIndex().RunsUntilDone(fn, i) {
+			params = append(params, i)
+		}
+	}
+	if len(params) > 0 {
+		pass.ExportObjectFact(obj.Origin(), &RunsUntilDone{Params: params})
+	}
+}
+
+// importedRunners reads the dependencies' RunsUntilDone facts by object.
+func importedRunners(pass *analysis.Pass) map[*types.Func][]int {
+	out := make(map[*types.Func][]int)
+	for _, of := range pass.AllObjectFacts() {
+		if f, ok := of.Fact.(*RunsUntilDone); ok && of.Object.Pkg() != pass.Pkg {
+			if fn, ok := of.Object.(*types.Func); ok {
+				out[fn] = f.Params
+			}
+		}
+	}
+	return out
+}

@@ -117,16 +117,19 @@ func (j *Judge) originVerdict(o chans.Origin, instr ssa.Instruction, state int, 
 // in a field, a global or the elements of a container there. The proof is
 // a receiver that can stop (a select that gives up, a read loop that
 // returns before the close) and is the channel's last: it runs once per
-// channel made (chans.RunsOncePerChannel), or gives up on a stop channel
-// that stays closed (chans.StopsForGood). A reply slot its maker waits on
-// also needs more values than its buffer holds (overflow); a send guarded
-// by a shutdown flag, or on a channel whose receiver stops only where its
-// registry is emptied, may be ordered before the stop, which the pass
-// cannot see. A receiver that is running when the send is made (the
-// sender itself, or one started only after the send) proves nothing:
-// chans.RunningAt. When every receiver is visible and each waits with a plain
-// receive, the send is one side of a handshake whose other side is
-// waiting: not reported. With no receiver in view, callersChannel decides.
+// channel made (chans.RunsOncePerChannel), gives up on a stop channel
+// that stays closed (chans.StopsForGood), or is a service's loop that
+// gives up on its context and is handed to a runner that never runs it
+// again once that context is done (chans.RunUntilDone). A reply slot its
+// maker waits on also needs more values than its buffer holds (overflow);
+// a send guarded by a shutdown flag, or on a channel whose receiver stops
+// only where its registry is emptied, may be ordered before the stop,
+// which the pass cannot see. A receiver that is running when the send is
+// made (the sender itself, or one started only after the send) proves
+// nothing: chans.RunningAt. When every receiver is visible and each waits
+// with a plain receive, the send is one side of a handshake whose other
+// side is waiting: not reported. With no receiver in view, callersChannel
+// decides.
 func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, recvs []chans.Site, visible bool, kept chans.Origin) Verdict {
 	if !chans.InTestFile(instr) {
 		// A test's receiver proves nothing about the code that ships,
@@ -145,13 +148,21 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 			}
 			continue
 		}
-		if !j.idx.RunsOncePerChannel(r, v.Makes) && !j.idx.StopsForGood(r) {
+		last := j.idx.RunsOncePerChannel(r, v.Makes) || j.idx.StopsForGood(r)
+		var handed ssa.Instruction
+		if !last {
+			handed, last = j.idx.RunUntilDone(r, v.Makes)
+		}
+		if !last {
 			if again == nil {
 				again = &r
 			}
 			continue
 		}
 		v.Related = append(v.Related, related(recvPos(r), "its receiver "+OwnerName(r.Func)+" can stop waiting here"))
+		if handed != nil && handed.Pos().IsValid() {
+			v.Related = append(v.Related, related(handed.Pos(), runnerNote(r.Func, handed)))
+		}
 		v.Reason = "its receiver " + OwnerName(r.Func) + " can stop receiving, and " + v.Reason
 		v.Missing = cmp.Or(madeInTests(v.Makes), j.shutdownGuard(instr), j.deregistered(r, kept))
 		if j.ownerWaits(r, v.Makes) {
@@ -177,6 +188,22 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 		return v
 	}
 	return j.callersChannel(instr, ch, v, kept)
+}
+
+// runnerNote says where the receiver fn is handed to the runner that does
+// not run it again once its context is done (chans.RunUntilDone).
+func runnerNote(fn *ssa.Function, handed ssa.Instruction) string {
+	const final = ", which does not run it again once its context is done"
+	if c, ok := handed.(ssa.CallInstruction); ok {
+		if callee := c.Common().StaticCallee(); callee != nil {
+			name := OwnerName(callee)
+			if callee.Pkg != nil && callee.Pkg != fn.Pkg {
+				name = callee.Pkg.Pkg.Name() + "." + name
+			}
+			return OwnerName(fn) + " is handed here to " + name + final
+		}
+	}
+	return OwnerName(fn) + " is run from here" + final
 }
 
 // ownerWaits reports whether the receiver r is the function that made the

@@ -45,7 +45,12 @@
 //     (a write that fails) — and that is the channel's
 //     last receiver: the function that made the channel, or a goroutine
 //     started with it (by that function, or by a Start method called
-//     alongside its constructor), reached through calls outside loops.
+//     alongside its constructor), reached through calls outside loops; or
+//     a service's loop that gives up on its context, handed as a method
+//     value by that function to a runner that never runs it again once
+//     that context is done (one that runs it once, or a Serve that keeps
+//     one context with it and checks that it is not done before each run,
+//     here or in a dependency).
 //     The send is unbuffered, or the channel is a queue to that consumer,
 //     or, for a reply slot its maker waits on, more values than the buffer
 //     holds are shown to reach it (the send loops on the same channel, a
@@ -72,7 +77,9 @@
 // proof lacks: "no receiver of it is visible in this package" (a send on a
 // parameter, or on a field no code here reads); "its receiver X can stop
 // waiting, but may run again for the same channel" (a method that waits
-// once per request, a pool of workers); "its buffer (cap 1) is not shown to
+// once per request, a pool of workers, a loop whose runner makes a new
+// context for each run or runs it again without asking whether its
+// context is done); "its buffer (cap 1) is not shown to
 // receive more values than it holds" (a one-slot reply per call); "the send
 // runs only while closed is false, and its receiver is not shown to stop
 // before closed is set" (a send guarded by a shutdown flag that a Close

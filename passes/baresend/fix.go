@@ -11,6 +11,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ast/astutil"
+
+	"github.com/sendlint/sendlint/internal/chans"
 )
 
 // withLivenessFix adds to d, the finding of a bare send, the fix that
@@ -194,7 +196,7 @@ func (c *checker) receiverStop(path []ast.Node) (recv, field string) {
 		}
 		for i := range st.NumFields() {
 			f := st.Field(i)
-			if stopName.MatchString(f.Name()) && c.isStopChan(f.Type()) {
+			if stopName.MatchString(f.Name()) && c.isStopChan(f.Type()) && c.assigned(f) {
 				return name.Name, f.Name()
 			}
 		}
@@ -335,4 +337,12 @@ func lineIndent(src []byte, offset int) string {
 		end++
 	}
 	return string(src[start:end])
+}
+
+// assigned reports whether field f can hold a channel: code outside the
+// package may set an exported field, and this package stores into an
+// unexported one. A stop field nothing sets is nil, and a case on it never
+// fires: offering it as the fix would leave the send as stuck as before.
+func (c *checker) assigned(f *types.Var) bool {
+	return f.Exported() || len(c.idx.Stored(chans.Origin{Kind: chans.Field, Field: f})) > 0
 }

@@ -106,7 +106,8 @@ func ReceiveEdges(u *Uses, fn *ssa.Function) (instrs map[ssa.Instruction]bool, e
 
 // ClosedEdges returns the edges of fn taken when a receive from the channel
 // of u reports that it is closed: the exit of a range loop over it, or the
-// !ok branch after v, ok := <-ch.
+// !ok branch after v, ok := <-ch; and the branches on which the variable
+// received from tests nil, when it is set to nil only on those (nilChecks).
 //
 //	t1 = <-ch,ok
 //	t2 = extract t1 #1
@@ -117,23 +118,40 @@ func ClosedEdges(u *Uses, fn *ssa.Function) map[flow.Edge]bool {
 		if r.Func != fn {
 			continue
 		}
-		var tuple ssa.Value
+		var tuple, ch ssa.Value
 		switch recv := r.Instr.(type) {
 		case *ssa.UnOp:
 			if !recv.CommaOk {
 				continue
 			}
-			tuple = recv
+			tuple, ch = recv, recv.X
 		case *ssa.Select:
-			tuple = recv // ok is #1 of the select's tuple, meaningful in case r.State
+			tuple, ch = recv, recv.States[r.State].Chan // ok is #1 of the select's tuple, meaningful in case r.State
 		}
+		own := make(map[flow.Edge]bool)
 		for _, ref := range *tuple.Referrers() {
 			if ok, isExtract := ref.(*ssa.Extract); isExtract && ok.Index == 1 {
 				okBranches(ok, true, edges)
+				if inCase(r, ok.Block()) {
+					okBranches(ok, true, own)
+				}
 			}
 		}
+		nilChecks(fn, ch, own, edges)
 	}
 	return edges
+}
+
+// inCase reports whether b is in the body of the receive r: anywhere for a
+// plain receive, under the edge into its case for a select, whose tuple's
+// ok belongs to whichever case was chosen.
+func inCase(r Site, b *ssa.BasicBlock) bool {
+	sel, ok := r.Instr.(*ssa.Select)
+	if !ok {
+		return true
+	}
+	e, ok := CaseEdge(sel, r.State)
+	return ok && len(e.To.Preds) == 1 && e.To.Dominates(b)
 }
 
 // okBranches adds the branches taken when ok is false.

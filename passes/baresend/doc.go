@@ -60,7 +60,9 @@
 //     made, and the starter can return without receiving it (a select with
 //     a timeout or ctx case, an early return, the first of N answers);
 //   - the consumer that exits first: the goroutine the owner started to
-//     receive can return before the channel is drained;
+//     receive can return before the channel is drained (a loop that sets
+//     each of its channels to nil once it is closed, and returns when all
+//     are nil, drains them);
 //   - nothing receives from a channel made here and kept here;
 //   - nothing can receive yet: a loop fills a channel made here, one value
 //     per element of a collection, before the function hands the channel

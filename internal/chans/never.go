@@ -15,7 +15,9 @@ import (
 //     (MadeRoom);
 //   - it answers through a registry of one-shot reply slots (ReplySlot);
 //   - it fills a fresh struct's channel before anyone else sees it, with
-//     room counted or tested by len (FreshField), or is the first send on a buffered channel just made
+//     room counted or tested by len (FreshField), or, from the maker's
+//     goroutine, no more values than the room the maker measured
+//     (RoomCounted), or is the first send on a buffered channel just made
 //     and stored where it sends (JustStored);
 //   - every channel it may send on is a semaphore filled where it was made
 //     (TokenPool), a one-shot channel sent on once and closed (OneShot), a
@@ -28,7 +30,7 @@ func (x *Index) NeverBlocks(instr ssa.Instruction, state int, ch ssa.Value) bool
 	if Refills(instr, ch) || MadeRoom(instr, ch) && !x.unbuffered(ch) || x.ReplySlot(instr, ch) {
 		return true
 	}
-	if send, ok := instr.(*ssa.Send); ok && (x.FreshField(send) || JustStored(send)) {
+	if send, ok := instr.(*ssa.Send); ok && (x.FreshField(send) || JustStored(send) || x.RoomCounted(send)) {
 		return true
 	}
 	origins := x.Origins(ch)

@@ -116,7 +116,10 @@
 // xs is a slice or a map, made by the loop or by a goroutine it starts per
 // element, on one branch or another; or a channel just made into a struct
 // nobody else has yet, filled in a loop that tests len(b.ch) < n, its
-// capacity, before each send. Once the channel
+// capacity, before each send; or a goroutine of that struct's maker that
+// sends at most n - len(b.ch) values, counted by a loop that steps its
+// counter at the send, after the maker's last send (a fetch that takes
+// what is ready, then lets a goroutine fill the room left). Once the channel
 // escapes to code the package cannot see, only the sends made before the
 // escape are counted.
 //

@@ -191,3 +191,79 @@ func fetchPairs(next func() (string, bool), batch int) *messageBatch {
 	close(b.msgs)
 	return b
 }
+
+// FetchResult is a pull fetch's answer: up to a batch of messages, the
+// first taken at once, the rest by a goroutine as they arrive.
+type FetchResult struct {
+	msgs chan string
+}
+
+// Messages lets the caller receive the batch.
+func (r *FetchResult) Messages() <-chan string { return r.msgs }
+
+// Fetch takes what is ready, then asks for the room left and lets a
+// goroutine send at most that many: the buffer never overflows, whether
+// or not the caller reads.
+func Fetch(ready func() (string, bool), next func() (string, bool), batch int) *FetchResult {
+	r := &FetchResult{msgs: make(chan string, batch)}
+	for more := true; more && len(r.msgs) < batch; {
+		var m string
+		m, more = ready()
+		r.msgs <- m // ok: tested for room, before anyone has the result
+	}
+	room := batch - len(r.msgs)
+	go func() {
+		defer close(r.msgs)
+		for sent := 0; sent < room; {
+			m, ok := next()
+			if !ok {
+				return
+			}
+			if m == "" {
+				continue // a heartbeat
+			}
+			r.msgs <- m // ok: at most room sends into the room left
+			sent++
+		}
+	}()
+	return r
+}
+
+// FetchDup sends every message twice per counted one: twice the room.
+func FetchDup(next func() (string, bool), batch int) *FetchResult {
+	r := &FetchResult{msgs: make(chan string, batch)}
+	room := batch - len(r.msgs)
+	go func() {
+		defer close(r.msgs)
+		for sent := 0; sent < room; sent++ {
+			m, ok := next()
+			if !ok {
+				return
+			}
+			r.msgs <- m      // want `send on r\.msgs .* can block forever`
+			r.msgs <- m + "" // want `send on r\.msgs .* can block forever`
+		}
+	}()
+	return r
+}
+
+// FetchLate counts the room, then takes one more ready message itself:
+// the goroutine's room-many sends can now find the buffer full.
+func FetchLate(ready, next func() (string, bool), batch int) *FetchResult {
+	r := &FetchResult{msgs: make(chan string, batch)}
+	room := batch - len(r.msgs)
+	if m, ok := ready(); ok {
+		r.msgs <- m // want `send on r\.msgs .* can block forever.*\[audit: `
+	}
+	go func() {
+		defer close(r.msgs)
+		for sent := 0; sent < room; sent++ {
+			m, ok := next()
+			if !ok {
+				return
+			}
+			r.msgs <- m // want `send on r\.msgs .* can block forever`
+		}
+	}()
+	return r
+}

@@ -302,7 +302,7 @@ func (x *Index) givesUpOn(r Site, ctx ssa.Value) bool {
 				continue
 			}
 			for i, st := range sel.States {
-				if st.Dir == types.RecvOnly && !(sel == r.Instr && i == r.State) &&
+				if st.Dir == types.RecvOnly && (sel != r.Instr || i != r.State) &&
 					ctxCall(st.Chan, "Done", ctx) && x.returnsAfter(sel, i, r.Instr) {
 					return true
 				}

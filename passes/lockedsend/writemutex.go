@@ -78,7 +78,7 @@ func allowedUnder(instr ssa.Instruction, field *types.Var) bool {
 	case *ssa.Store:
 		_, local := instr.Addr.(*ssa.Alloc)
 		return local && !instr.Addr.(*ssa.Alloc).Heap
-	case *ssa.Send, *ssa.Select, *ssa.Go, *ssa.Panic, *ssa.MapUpdate:
+	case *ssa.Send, *ssa.Select, *ssa.Panic, *ssa.MapUpdate:
 		return false
 	case *ssa.UnOp:
 		return instr.Op != token.ARROW

@@ -88,15 +88,11 @@ func (x *Index) countedLoop(send *ssa.Send) (ssa.Value, bool) {
 			return nil, false
 		}
 	}
-	if !stepped || sendsInBlock(send.Block(), field(send)) != 1 {
-		return nil, false
+	_, f, _ := fieldLoad(send.Chan)
+	if !stepped || sendsInBlock(send.Block(), f) != 1 {
+		return nil, false // one step per trip must mean one value
 	}
 	return bound, true
-}
-
-func field(send *ssa.Send) int {
-	_, f, _ := fieldLoad(send.Chan)
-	return f
 }
 
 // sendsInBlock counts the sends in b on loads of field f.

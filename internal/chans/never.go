@@ -21,8 +21,10 @@ import (
 //     and stored where it sends (JustStored);
 //   - every channel it may send on is a semaphore filled where it was made
 //     (TokenPool), a one-shot channel sent on once and closed (OneShot), a
-//     result slot made with each object that holds it (SingleValue), or a
-//     channel made in this package with room for every send (Covered).
+//     result slot made with each object that holds it (SingleValue), a
+//     slot that travels in a struct value handed on once and is sent on
+//     once per value received (OncePerValue), or a channel made in this
+//     package with room for every send (Covered).
 //
 // The nil channel is not counted against a send: code guards such sends
 // (if ch != nil { ch <- v }).
@@ -41,7 +43,8 @@ func (x *Index) NeverBlocks(instr ssa.Instruction, state int, ch ssa.Value) bool
 		switch o.Kind {
 		case Nil:
 		case Field:
-			if !x.TokenPool(o.Field) && !x.OneShot(o.Field) && !x.SingleValue(instr, o.Field) {
+			if !x.TokenPool(o.Field) && !x.OneShot(o.Field) && !x.SingleValue(instr, o.Field) &&
+				!x.OncePerValue(o.Field) {
 				return false
 			}
 		case Made:

@@ -119,7 +119,11 @@
 // capacity, before each send; or a goroutine of that struct's maker that
 // sends at most n - len(b.ch) values, counted by a loop that steps its
 // counter at the send, after the maker's last send (a fetch that takes
-// what is ready, then lets a goroutine fill the room left). Once the channel
+// what is ready, then lets a goroutine fill the room left); or a slot that
+// travels inside a message of an unexported struct type (first :=
+// make(chan *RPC, 1) stored in the message, the message sent on a channel
+// once), where every send on the slot reads it from a message just
+// received, at most its capacity times per message. Once the channel
 // escapes to code the package cannot see, only the sends made before the
 // escape are counted.
 //

@@ -201,7 +201,7 @@ func (x *Index) onlySender(send *ssa.Send, lit *ssa.Alloc, f int, counted *ssa.C
 				if !ok || fa.Field != f || structOfPtr(fa.X.Type()) != st {
 					continue
 				}
-				if !x.fieldLoadsOK(fa, send, lit, counted) {
+				if !fieldLoadsOK(fa, send, lit, counted) {
 					return false
 				}
 			}
@@ -214,7 +214,7 @@ func (x *Index) onlySender(send *ssa.Send, lit *ssa.Alloc, f int, counted *ssa.C
 // make, and loads that are received from, measured, closed, sent on (the
 // counted send, or the maker's before the count) or narrowed to a receive
 // only channel.
-func (x *Index) fieldLoadsOK(fa *ssa.FieldAddr, send *ssa.Send, lit *ssa.Alloc, counted *ssa.Call) bool {
+func fieldLoadsOK(fa *ssa.FieldAddr, send *ssa.Send, lit *ssa.Alloc, counted *ssa.Call) bool {
 	for _, ref := range *fa.Referrers() {
 		switch r := ref.(type) {
 		case *ssa.DebugRef, *ssa.Store:

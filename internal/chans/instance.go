@@ -94,19 +94,10 @@ func isStructAlloc(a *ssa.Alloc) bool {
 // assignedOnce returns the composite literal stored into the variable
 // cell by its one assignment, or nil.
 func assignedOnce(cell *ssa.Alloc) *ssa.Alloc {
-	var lit *ssa.Alloc
-	for _, ref := range *cell.Referrers() {
-		st, ok := ref.(*ssa.Store)
-		if !ok || st.Addr != cell {
-			continue
-		}
-		a, ok := st.Val.(*ssa.Alloc)
-		if !ok || lit != nil || !isStructAlloc(a) {
-			return nil
-		}
-		lit = a
+	if lit, ok := storedOnce(cell).(*ssa.Alloc); ok && isStructAlloc(lit) {
+		return lit
 	}
-	return lit
+	return nil
 }
 
 // boundValue returns the value bound to the free variable fv by the one

@@ -1,7 +1,6 @@
 package chans
 
 import (
-	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -295,19 +294,5 @@ func (x *Index) madeBy(h *ssa.Function, makes []*ssa.MakeChan) bool {
 // givesUpOn reports whether r's function can return, without receiving
 // again, after a select case on ctx.Done().
 func (x *Index) givesUpOn(r Site, ctx ssa.Value) bool {
-	for _, b := range r.Func.Blocks {
-		for _, instr := range b.Instrs {
-			sel, ok := instr.(*ssa.Select)
-			if !ok {
-				continue
-			}
-			for i, st := range sel.States {
-				if st.Dir == types.RecvOnly && (sel != r.Instr || i != r.State) &&
-					ctxCall(st.Chan, "Done", ctx) && x.returnsAfter(sel, i, r.Instr) {
-					return true
-				}
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(x.giveUpCases(r), func(ch ssa.Value) bool { return ctxCall(ch, "Done", ctx) })
 }

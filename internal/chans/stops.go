@@ -278,6 +278,21 @@ func (x *Index) sentOn(f *types.Var) bool {
 // receiver on its own schedule.
 func (x *Index) stopCases(r Site) []*types.Var {
 	var out []*types.Var
+	for _, ch := range x.giveUpCases(r) {
+		f := LoadedField(ch)
+		if f == nil {
+			return nil
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// giveUpCases returns the channels of the select receive cases of r's
+// function, other than r itself, after which it can return without
+// receiving again.
+func (x *Index) giveUpCases(r Site) []ssa.Value {
+	var out []ssa.Value
 	for _, b := range r.Func.Blocks {
 		for _, instr := range b.Instrs {
 			sel, ok := instr.(*ssa.Select)
@@ -285,14 +300,9 @@ func (x *Index) stopCases(r Site) []*types.Var {
 				continue
 			}
 			for i, st := range sel.States {
-				if st.Dir != types.RecvOnly || sel == r.Instr && i == r.State || !x.returnsAfter(sel, i, r.Instr) {
-					continue
+				if st.Dir == types.RecvOnly && (sel != r.Instr || i != r.State) && x.returnsAfter(sel, i, r.Instr) {
+					out = append(out, st.Chan)
 				}
-				f := LoadedField(st.Chan)
-				if f == nil {
-					return nil
-				}
-				out = append(out, f)
 			}
 		}
 	}

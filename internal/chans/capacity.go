@@ -17,24 +17,145 @@ import (
 // the send at site, so that the send cannot block: every send the channel
 // can see, counted with multiplicity, fits in its capacity.
 //
-// Two shapes are proved: a constant capacity at least the number of send
+// Three shapes are proved: a constant capacity at least the number of send
 // sites, none of which runs more than once (errc := make(chan error, 1) with
-// one send), and a capacity equal to the bound of the one loop that runs the
-// only send site once per iteration (make(chan T, len(xs)) with a send per
-// element of xs). Once the channel escapes to code this package cannot see,
-// only the owner's sends that no escape can precede are counted.
+// one send); a constant capacity larger than the number of values that can
+// be sent before this one (roomAt: the first send of the only goroutine
+// that sends); and a capacity equal to the bound of the one loop that runs
+// the send sites, k times the bound when an iteration sends at most k
+// values (make(chan T, len(xs)) with a send per element of xs). Once the
+// channel escapes to code this package cannot see, only the owner's sends
+// that no escape can precede are counted.
 func (x *Index) Covered(u *Uses, site Site) bool {
 	if x.escapedAt(u) {
 		return x.coveredBeforeEscape(u, site)
 	}
 	if n, ok := constCap(u.Make); ok {
-		return x.Count(u, u.Sends) <= n
+		return x.Count(u, u.Sends) <= n || x.roomAt(u, site, n)
 	}
 	return x.coveredByLoop(u)
 }
 
-// escapedAt reports whether other code may send on the channel.
-func (x *Index) escapedAt(u *Uses) bool { return len(u.Escapes) > 0 || len(u.Stores) > 0 }
+// escapedAt reports whether other code may send on the channel. A channel
+// returned only as a receive-only channel lets the caller receive, never
+// send.
+func (x *Index) escapedAt(u *Uses) bool {
+	if len(u.Stores) > 0 {
+		return true
+	}
+	for _, e := range u.Escapes {
+		if !returnsRecvOnly(e) {
+			return true
+		}
+	}
+	return false
+}
+
+// returnsRecvOnly reports whether instr is a return whose channel results
+// are all receive-only.
+func returnsRecvOnly(instr ssa.Instruction) bool {
+	if _, ok := instr.(*ssa.Return); !ok {
+		return false
+	}
+	res := instr.Parent().Signature.Results()
+	for i := range res.Len() {
+		if c, ok := res.At(i).Type().Underlying().(*types.Chan); ok && c.Dir() != types.RecvOnly {
+			return false
+		}
+	}
+	return true
+}
+
+// roomAt proves that the send at site finds room in a buffer of n: fewer
+// than n values can be sent before it. Its run (the owner, or one function
+// the owner starts or calls once per channel) orders its own sends, so only
+// those that can precede the site count, with every send of other runs.
+// The first send of the only goroutine that sends has an empty buffer:
+//
+//	ch := make(chan T, 1)
+//	go func() {
+//		if err != nil {
+//			ch <- T{Err: err} // first send: room
+//			return
+//		}
+//		for v := range vs {
+//			ch <- v
+//		}
+//	}()
+func (x *Index) roomAt(u *Uses, site Site, n int) bool {
+	if !x.runsOnce(u, site) {
+		return false
+	}
+	var before []Site
+	for _, s := range u.Sends {
+		if mayPrecede(s, site) {
+			before = append(before, s)
+		}
+	}
+	return x.Count(u, before) < n
+}
+
+// mayPrecede reports whether send s can run before site in a run that
+// runs once: a send of another run can; one of the same function can if
+// control reaches site from it; one in a closure nested in site's function
+// (a range-over-func body, a callback) can if the closure exists before
+// site runs.
+func mayPrecede(s, site Site) bool {
+	switch {
+	case s.Start != site.Start:
+		return true
+	case s.Func == site.Func:
+		return flow.Reaches(s.Instr, site.Instr)
+	case s.Func.Parent() == site.Func:
+		return closureMadeBefore(s.Func, site.Instr)
+	}
+	return true
+}
+
+// closureMadeBefore reports whether the function holding instr can make
+// the closure fn and then reach instr, or refers to fn in a way this does
+// not follow.
+func closureMadeBefore(fn *ssa.Function, instr ssa.Instruction) bool {
+	made := false
+	for _, b := range instr.Parent().Blocks {
+		for _, in := range b.Instrs {
+			mc, ok := in.(*ssa.MakeClosure)
+			if ok && mc.Fn == fn {
+				made = true
+				if flow.Reaches(mc, instr) {
+					return true
+				}
+				continue
+			}
+			for _, op := range in.Operands(nil) {
+				if *op == fn {
+					return true
+				}
+			}
+		}
+	}
+	return !made
+}
+
+// runsOnce reports whether the function holding site runs once per
+// channel: it is the owner, or the function a go, call or defer of the
+// owner runs directly, at a point of the owner that runs once per make.
+func (x *Index) runsOnce(u *Uses, site Site) bool {
+	if site.Start == nil {
+		return site.Func == u.Owner()
+	}
+	call, ok := site.Start.(ssa.CallInstruction)
+	if !ok || site.Start.Parent() != u.Owner() || x.ownerTrips(u, site.Start.Block()) > 1 {
+		return false
+	}
+	switch fn := call.Common().Value.(type) {
+	case *ssa.Function:
+		return fn == site.Func
+	case *ssa.MakeClosure:
+		return fn.Fn == site.Func
+	}
+	return !call.Common().IsInvoke() && x.Callee(call.Common()) == site.Func
+}
 
 func (x *Index) coveredBeforeEscape(u *Uses, site Site) bool {
 	n, ok := constCap(u.Make)
@@ -131,7 +252,8 @@ func (x *Index) ownerTrips(u *Uses, b *ssa.BasicBlock) int {
 }
 
 // coveredByLoop proves make(chan T, bound) whose sends all run in one loop
-// of the owner bounded by the same bound, at most one value per iteration:
+// of the owner bounded by the same bound, at most one value per iteration
+// (k for make(chan T, k*bound)):
 // a send or a goroutine's send per element of xs (make(chan T, len(xs)),
 // for _, x := range xs), on one branch or another. The bound is the loop's
 // i < n, or the map or string a range steps through. The make is outside
@@ -152,7 +274,8 @@ func (x *Index) coveredByLoop(u *Uses) bool {
 		}
 		l = in
 	}
-	if l == nil || l.Blocks[u.Make.Block()] || !boundedBy(l, u.Make.Size) {
+	bound, k := scaled(u.Make.Size)
+	if l == nil || l.Blocks[u.Make.Block()] || !boundedBy(l, bound) {
 		return false
 	}
 	once := func(b *ssa.BasicBlock) int {
@@ -161,7 +284,23 @@ func (x *Index) coveredByLoop(u *Uses) bool {
 		}
 		return x.ownerTrips(u, b)
 	}
-	return x.countWith(u, u.Sends, once) <= 1
+	return x.countWith(u, u.Sends, once) <= k
+}
+
+// scaled splits a capacity k*n (or n*k) with a positive constant k into n
+// and k; any other capacity is itself times one. A loop that sends up to k
+// values per trip (two requests per broker) sizes its buffer so.
+func scaled(size ssa.Value) (ssa.Value, int) {
+	if b, ok := size.(*ssa.BinOp); ok && b.Op == token.MUL {
+		for _, pair := range [][2]ssa.Value{{b.X, b.Y}, {b.Y, b.X}} {
+			if c, ok := pair[0].(*ssa.Const); ok && c.Value != nil {
+				if k, ok := constant.Int64Val(constant.ToInt(c.Value)); ok && k > 0 && k < Many {
+					return pair[1], int(k)
+				}
+			}
+		}
+	}
+	return size, 1
 }
 
 // boundedBy reports whether loop l runs at most n times: its header tests

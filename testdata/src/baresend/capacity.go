@@ -1,6 +1,9 @@
 package baresend
 
-import "errors"
+import (
+	"context"
+	"errors"
+)
 
 func work() error { return errors.New("failed") }
 
@@ -266,4 +269,99 @@ func FetchLate(ready, next func() (string, bool), batch int) *FetchResult {
 		}
 	}()
 	return r
+}
+
+// A lister reports a failed start as its first value, then streams the
+// rest: the first send of the only goroutine that sends finds the slot
+// empty; the sends of the stream can find it full.
+type ObjectInfo struct {
+	Key string
+	Err error
+}
+
+func ListObjects(start func() error, next func() (ObjectInfo, bool)) <-chan ObjectInfo {
+	objects := make(chan ObjectInfo, 1)
+	go func() {
+		defer close(objects)
+		if err := start(); err != nil {
+			objects <- ObjectInfo{Err: err} // ok: the goroutine's first send, on an empty slot
+			return
+		}
+		for {
+			obj, ok := next()
+			if !ok {
+				return
+			}
+			objects <- obj // want `send on objects \(chan ObjectInfo, cap 1\) can block forever: its receiver is the caller ListObjects returns it to`
+		}
+	}()
+	return objects
+}
+
+// ListObjectsAfterHeader sends a header first: the stream's sends then
+// find the slot that the header may still hold.
+func ListObjectsAfterHeader(next func() (ObjectInfo, bool)) <-chan ObjectInfo {
+	objects := make(chan ObjectInfo, 1)
+	go func() {
+		defer close(objects)
+		objects <- ObjectInfo{Key: "header"} // ok: the first send, on an empty slot
+		for {
+			obj, ok := next()
+			if !ok {
+				return
+			}
+			objects <- obj // want `send on objects \(chan ObjectInfo, cap 1\) can block forever`
+		}
+	}()
+	return objects
+}
+
+// ListObjectsSeq streams through a range-over-func body that gives up on
+// ctx: its sends come after the failed start's report, which still finds
+// the slot empty.
+func ListObjectsSeq(ctx context.Context, start func() error, seq func(yield func(ObjectInfo) bool)) <-chan ObjectInfo {
+	objects := make(chan ObjectInfo, 1)
+	go func() {
+		defer close(objects)
+		if err := start(); err != nil {
+			objects <- ObjectInfo{Err: err} // ok: the goroutine's first send, on an empty slot
+			return
+		}
+		for obj := range seq {
+			select {
+			case objects <- obj:
+			case <-ctx.Done():
+				objects <- ObjectInfo{Err: ctx.Err()} // want `send on objects \(chan ObjectInfo, cap 1\) can block forever: its receiver is the caller ListObjectsSeq returns it to, who can stop reading \(the goroutine's other send on it gives up then\)`
+				return
+			}
+		}
+	}()
+	return objects
+}
+
+// A loop of two requests per broker sizes its buffer at two per broker.
+type brokerLoad struct{ list, epoch []int }
+
+func loadOffsets(loads map[string]brokerLoad, load func([]int) error) {
+	results := make(chan error, 2*len(loads))
+	issued := 0
+	for _, bl := range loads {
+		if len(bl.list) > 0 {
+			issued++
+			go func() { results <- load(bl.list) }() // ok: two slots per broker, at most two sends per broker
+		}
+		if len(bl.epoch) > 0 {
+			issued++
+			go func() { results <- load(bl.epoch) }() // ok: as above
+		}
+	}
+}
+
+func loadOffsetsThrice(loads map[string]brokerLoad, load func([]int) error) {
+	results := make(chan error, 2*len(loads))
+	for _, bl := range loads {
+		go func() { results <- load(bl.list) }()  // want `send on results .* can block forever`
+		go func() { results <- load(bl.epoch) }() // want `send on results .* can block forever`
+		go func() { results <- load(nil) }()      // want `send on results .* can block forever`
+	}
 }

@@ -28,8 +28,11 @@ import (
 //		}
 //	}
 //
-// A counter that starts from any other value (one too few, as a drain that
-// forgets its own sender) proves nothing.
+// The counter may instead start from a count of the senders started, one
+// added beside each go statement (created++; go create(host)), and the
+// loop may leave when the counter is no longer above zero (for created >
+// 0). A counter that starts from any other value (one too few, as a drain
+// that forgets its own sender) proves nothing.
 func (j *Judge) countdown(u *chans.Uses, s chans.Site) bool {
 	owner := u.Owner()
 	loops := j.idx.Loops(owner)
@@ -38,8 +41,9 @@ func (j *Judge) countdown(u *chans.Uses, s chans.Site) bool {
 		return false
 	}
 	bound := flow.LoopBound(senderLoop)
-	if bound == nil {
-		return false
+	starts := startBlocks(u, senderLoop)
+	initial := func(v ssa.Value) bool {
+		return bound != nil && chans.SameValue(v, bound) || startedCount(v, senderLoop, starts)
 	}
 	for _, r := range u.Recvs {
 		if r.Func != owner {
@@ -50,7 +54,7 @@ func (j *Judge) countdown(u *chans.Uses, s chans.Site) bool {
 			continue
 		}
 		after := receivedBlock(r)
-		if k := counter(l, bound, after); k != nil && exitsAtZero(l, k) {
+		if k := counter(l, initial, after); k != nil && exitsAtZero(l, k) {
 			return true
 		}
 	}
@@ -68,10 +72,10 @@ func receivedBlock(r chans.Site) *ssa.BasicBlock {
 	return r.Instr.Block()
 }
 
-// counter returns the phi at the head of l that starts at bound and is
-// only kept or decremented by one, each decrement after a receive (in a
-// block that after dominates).
-func counter(l *flow.Loop, bound ssa.Value, after *ssa.BasicBlock) *ssa.Phi {
+// counter returns the phi at the head of l that starts at a value initial
+// accepts and is only kept or decremented by one, each decrement after a
+// receive (in a block that after dominates).
+func counter(l *flow.Loop, initial func(ssa.Value) bool, after *ssa.BasicBlock) *ssa.Phi {
 	if after == nil {
 		return nil
 	}
@@ -80,14 +84,14 @@ func counter(l *flow.Loop, bound ssa.Value, after *ssa.BasicBlock) *ssa.Phi {
 		if !ok {
 			continue
 		}
-		if countsDown(phi, phi, l, bound, after, make(map[*ssa.Phi]bool)) {
+		if countsDown(phi, phi, l, initial, after, make(map[*ssa.Phi]bool)) {
 			return phi
 		}
 	}
 	return nil
 }
 
-func countsDown(phi, k *ssa.Phi, l *flow.Loop, bound ssa.Value, after *ssa.BasicBlock, seen map[*ssa.Phi]bool) bool {
+func countsDown(phi, k *ssa.Phi, l *flow.Loop, initial func(ssa.Value) bool, after *ssa.BasicBlock, seen map[*ssa.Phi]bool) bool {
 	if seen[phi] {
 		return true
 	}
@@ -97,7 +101,7 @@ func countsDown(phi, k *ssa.Phi, l *flow.Loop, bound ssa.Value, after *ssa.Basic
 		pred := phi.Block().Preds[i]
 		switch {
 		case !l.Blocks[pred]:
-			if phi != k || !chans.SameValue(e, bound) {
+			if phi != k || !initial(e) {
 				return false
 			}
 			started = true
@@ -108,12 +112,80 @@ func countsDown(phi, k *ssa.Phi, l *flow.Loop, bound ssa.Value, after *ssa.Basic
 			}
 		default:
 			inner, ok := e.(*ssa.Phi)
-			if !ok || !countsDown(inner, k, l, bound, after, seen) {
+			if !ok || !countsDown(inner, k, l, initial, after, seen) {
 				return false
 			}
 		}
 	}
 	return phi != k || started
+}
+
+// startBlocks returns the blocks of loop l that start a sender of u's
+// channel, with how many each starts.
+func startBlocks(u *chans.Uses, l *flow.Loop) map[*ssa.BasicBlock]int {
+	starts := make(map[*ssa.BasicBlock]int)
+	seen := make(map[ssa.Instruction]bool)
+	for _, s := range u.Sends {
+		if s.Start != nil && l.Blocks[s.Start.Block()] && !seen[s.Start] {
+			seen[s.Start] = true
+			starts[s.Start.Block()]++
+		}
+	}
+	return starts
+}
+
+// startedCount reports whether v, at the exit of loop l, counts the
+// senders l starts: a phi at l's head that enters as 0 and grows by one
+// only in a block that starts one sender, once in every such block.
+func startedCount(v ssa.Value, l *flow.Loop, starts map[*ssa.BasicBlock]int) bool {
+	k, ok := v.(*ssa.Phi)
+	if !ok || k.Block() != l.Header {
+		return false
+	}
+	incs := make(map[*ssa.BasicBlock]int)
+	if !countsUp(k, k, l, incs, make(map[*ssa.Phi]bool)) || len(incs) != len(starts) {
+		return false
+	}
+	for b, n := range starts {
+		if n != 1 || incs[b] != 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// countsUp reports whether phi, within the counter k of loop l, is made
+// only of k's start at 0, k itself and k + 1, recording each increment's
+// block in incs.
+func countsUp(phi, k *ssa.Phi, l *flow.Loop, incs map[*ssa.BasicBlock]int, seen map[*ssa.Phi]bool) bool {
+	if seen[phi] {
+		return true
+	}
+	seen[phi] = true
+	for i, e := range phi.Edges {
+		pred := phi.Block().Preds[i]
+		switch {
+		case !l.Blocks[pred]:
+			if phi != k || !isConst(e, 0) {
+				return false
+			}
+		case e == k:
+		default:
+			if add, ok := e.(*ssa.BinOp); ok && add.Op == token.ADD && isConst(add.Y, 1) {
+				inner, ok := add.X.(*ssa.Phi)
+				if !ok || (inner != k && !countsUp(inner, k, l, incs, seen)) {
+					return false
+				}
+				incs[add.Block()]++
+				continue
+			}
+			inner, ok := e.(*ssa.Phi)
+			if !ok || !countsUp(inner, k, l, incs, seen) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // isDecrement reports whether v is k - 1.
@@ -153,11 +225,11 @@ func exitsAtZero(l *flow.Loop, k *ssa.Phi) bool {
 }
 
 // atZero reports whether b is reached only through the true branch of
-// k == 0 (or k-1 == 0, or k <= 0).
+// k == 0 (or k-1 == 0, or k <= 0), or the false branch of k > 0 or k != 0.
 func atZero(b *ssa.BasicBlock, k *ssa.Phi) bool {
 	for d := b; d != nil; d = d.Idom() {
 		idom := d.Idom()
-		if idom == nil || len(idom.Instrs) == 0 || len(idom.Succs) != 2 || idom.Succs[0] != d {
+		if idom == nil || len(idom.Instrs) == 0 || len(idom.Succs) != 2 {
 			continue
 		}
 		cond, ok := idom.Instrs[len(idom.Instrs)-1].(*ssa.If)
@@ -165,11 +237,18 @@ func atZero(b *ssa.BasicBlock, k *ssa.Phi) bool {
 			continue
 		}
 		cmp, ok := cond.Cond.(*ssa.BinOp)
-		if !ok || (cmp.Op != token.EQL && cmp.Op != token.LEQ) || !isConst(cmp.Y, 0) {
+		if !ok || !isConst(cmp.Y, 0) || !(cmp.X == k || isDecrement(cmp.X, k)) {
 			continue
 		}
-		if cmp.X == k || isDecrement(cmp.X, k) {
-			return true
+		switch cmp.Op {
+		case token.EQL, token.LEQ:
+			if idom.Succs[0] == d {
+				return true
+			}
+		case token.GTR, token.NEQ:
+			if idom.Succs[1] == d {
+				return true
+			}
 		}
 	}
 	return false

@@ -23,8 +23,10 @@ type target struct {
 
 // targets are the speed benchmark's (bench/targets.go, less its smoke
 // test's tiny module), five more servers built on channels and gRPC
-// streams, and nine clients, brokers and transports whose goroutines talk
-// over channels (messaging clients, pub/sub, task queues, WebRTC). bench/mod/go.mod pins every version.
+// streams, nine clients, brokers and transports whose goroutines talk over
+// channels (messaging clients, pub/sub, task queues, WebRTC), and fifteen
+// more: database and queue clients, a workflow SDK, an embedded store,
+// QUIC, websockets, a worker pool. bench/mod/go.mod pins every version.
 var targets = []target{
 	{"std", ""},
 	{"x/tools", "golang.org/x/tools"},
@@ -47,6 +49,21 @@ var targets = []target{
 	{"watermill", "github.com/ThreeDotsLabs/watermill"},
 	{"ice", "github.com/pion/ice/v4"},
 	{"webrtc", "github.com/pion/webrtc/v4"},
+	{"pulsar", "github.com/apache/pulsar-client-go"},
+	{"franz-go", "github.com/twmb/franz-go"},
+	{"badger", "github.com/dgraph-io/badger/v4"},
+	{"minio", "github.com/minio/minio-go/v7"},
+	{"gocql", "github.com/gocql/gocql"},
+	{"pgx", "github.com/jackc/pgx/v5"},
+	{"temporal", "go.temporal.io/sdk"},
+	{"consul-api", "github.com/hashicorp/consul/api"},
+	{"go-plugin", "github.com/hashicorp/go-plugin"},
+	{"go-memdb", "github.com/hashicorp/go-memdb"},
+	{"quic-go", "github.com/quic-go/quic-go"},
+	{"melody", "github.com/olahol/melody"},
+	{"gorilla-ws", "github.com/gorilla/websocket"},
+	{"coder-ws", "github.com/coder/websocket"},
+	{"ants", "github.com/panjf2000/ants/v2"},
 }
 
 func targetNames() []string {

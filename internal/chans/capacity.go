@@ -144,17 +144,27 @@ func (x *Index) runsOnce(u *Uses, site Site) bool {
 	if site.Start == nil {
 		return site.Func == u.Owner()
 	}
-	call, ok := site.Start.(ssa.CallInstruction)
-	if !ok || site.Start.Parent() != u.Owner() || x.ownerTrips(u, site.Start.Block()) > 1 {
-		return false
+	return site.Start.Parent() == u.Owner() && x.ownerTrips(u, site.Start.Block()) <= 1 &&
+		x.directCallee(site.Start) == site.Func
+}
+
+// directCallee returns the function a go, call or defer instruction runs,
+// or nil: a function or closure it names, or the static callee.
+func (x *Index) directCallee(start ssa.Instruction) *ssa.Function {
+	call, ok := start.(ssa.CallInstruction)
+	if !ok {
+		return nil
 	}
 	switch fn := call.Common().Value.(type) {
 	case *ssa.Function:
-		return fn == site.Func
+		return fn
 	case *ssa.MakeClosure:
-		return fn.Fn == site.Func
+		return fn.Fn.(*ssa.Function)
 	}
-	return !call.Common().IsInvoke() && x.Callee(call.Common()) == site.Func
+	if call.Common().IsInvoke() {
+		return nil
+	}
+	return x.Callee(call.Common())
 }
 
 func (x *Index) coveredBeforeEscape(u *Uses, site Site) bool {

@@ -23,8 +23,9 @@ import (
 //     (TokenPool), a one-shot channel sent on once and closed (OneShot), a
 //     result slot made with each object that holds it (SingleValue), a
 //     slot that travels in a struct value handed on once and is sent on
-//     once per value received (OncePerValue), or a channel made in this
-//     package with room for every send (Covered).
+//     once per value received (OncePerValue), a channel made in this
+//     package with room for every send (Covered), or a semaphore whose
+//     every acquire is released by its holder (Semaphore).
 //
 // The nil channel is not counted against a send: code guards such sends
 // (if ch != nil { ch <- v }).
@@ -48,7 +49,7 @@ func (x *Index) NeverBlocks(instr ssa.Instruction, state int, ch ssa.Value) bool
 				return false
 			}
 		case Made:
-			if !x.coveredAt(o.Make, instr, state) {
+			if !x.coveredAt(o.Make, instr, state) && !x.Semaphore(x.Uses(o.Make)) {
 				return false
 			}
 		default:

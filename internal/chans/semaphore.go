@@ -1,0 +1,127 @@
+package chans
+
+import (
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/sendlint/sendlint/internal/flow"
+)
+
+// Semaphore reports whether the channel u makes is a counting semaphore
+// whose holders always give their token back: a buffered channel seen
+// whole by this package (it escapes nowhere), on which only its owner
+// sends, and where every send (an acquire) is followed, on every path and
+// before the next acquire or the owner's return, by a release: a receive
+// of the owner, or the start of a function (a goroutine, a call, a
+// deferred call) that receives on the channel on every path through it.
+//
+//	pending := make(chan struct{}, 1)
+//	write := func(reqs []*request) {
+//		flush(reqs)
+//		<-pending // release
+//	}
+//	for {
+//		...
+//		pending <- struct{}{} // acquire: waits for the last write to finish
+//		go write(reqs)
+//	}
+//
+// Such a send waits for an earlier holder's release, which comes when that
+// holder's work ends: a throttle, not a receiver that can be gone. The
+// holder's work blocking is the bug to find there, not this send.
+func (x *Index) Semaphore(u *Uses) bool {
+	if n, ok := constCap(u.Make); !ok || n < 1 || len(u.Escapes) > 0 || len(u.Stores) > 0 || len(u.Sends) == 0 {
+		return false
+	}
+	releases := x.releases(u)
+	if len(releases) == 0 {
+		return false
+	}
+	acquires := make(map[ssa.Instruction]bool)
+	for _, s := range u.Sends {
+		if s.Func != u.Owner() {
+			return false
+		}
+		acquires[s.Instr] = true
+	}
+	for _, s := range u.Sends {
+		from, start, ok := afterSend(s)
+		if !ok || !releasedFirst(from, start, releases, acquires) {
+			return false
+		}
+	}
+	return true
+}
+
+// releases returns the owner's instructions that give a token back: its
+// own receives, and the go, call or defer instructions whose function
+// receives on every path through it.
+func (x *Index) releases(u *Uses) map[ssa.Instruction]bool {
+	out := make(map[ssa.Instruction]bool)
+	byStart := make(map[ssa.Instruction][]Site)
+	for _, r := range u.Recvs {
+		switch {
+		case r.Start == nil && r.Func == u.Owner():
+			out[r.Instr] = true
+		case r.Start != nil && r.Start.Parent() == u.Owner() && x.directCallee(r.Start) == r.Func:
+			byStart[r.Start] = append(byStart[r.Start], r)
+		}
+	}
+	for start, recvs := range byStart {
+		fn := recvs[0].Func
+		mine := make(map[ssa.Instruction]bool)
+		for _, r := range recvs {
+			if r.Func == fn {
+				mine[r.Instr] = true
+			}
+		}
+		always := flow.Path{Stop: func(i ssa.Instruction) bool { return mine[i] }}
+		if len(fn.Blocks) > 0 && !always.ReturnReachable(fn.Blocks[0], -1) {
+			out[start] = true
+		}
+	}
+	return out
+}
+
+// afterSend returns where control goes once the send at s has been made:
+// just after a send statement, or into the case of a select.
+func afterSend(s Site) (*ssa.BasicBlock, int, bool) {
+	if sel, ok := s.Instr.(*ssa.Select); ok {
+		e, ok := CaseEdge(sel, s.State)
+		return e.To, -1, ok
+	}
+	return s.Instr.Block(), flow.IndexOf(s.Instr), true
+}
+
+// releasedFirst reports whether every path from just after index start of
+// block from meets a release before it meets an acquire or returns. A path
+// that panics gives nothing back, but waits for nobody either.
+func releasedFirst(from *ssa.BasicBlock, start int, releases, acquires map[ssa.Instruction]bool) bool {
+	seen := make(map[*ssa.BasicBlock]bool)
+	var ok func(b *ssa.BasicBlock, start int) bool
+	ok = func(b *ssa.BasicBlock, start int) bool {
+		for _, instr := range b.Instrs[start+1:] {
+			switch {
+			case releases[instr]:
+				return true
+			case acquires[instr]:
+				return false
+			}
+			switch instr.(type) {
+			case *ssa.Return:
+				return false
+			case *ssa.Panic:
+				return true
+			}
+		}
+		for _, s := range b.Succs {
+			if !seen[s] {
+				seen[s] = true
+				if !ok(s, -1) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return ok(from, start)
+}

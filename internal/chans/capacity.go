@@ -274,6 +274,9 @@ func (x *Index) coveredByLoop(u *Uses) bool {
 	loops := x.Loops(owner)
 	var l *flow.Loop
 	for _, s := range u.Sends {
+		if Refills(s.Instr, sentOn(s)) {
+			continue // puts back a value it took: uses no room
+		}
 		at := s.Instr
 		if s.Start != nil {
 			at = s.Start

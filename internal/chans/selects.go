@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -187,9 +188,16 @@ func okBranches(ok ssa.Value, positive bool, edges map[flow.Edge]bool) {
 //	case <-r.scanSema:
 //	}
 //	defer func() { r.scanSema <- struct{}{} }()
+//
+// Or the token was taken by the goroutine's starter, which hands it on:
+// a goroutine started only after a take from the channel, that sends on
+// it once, puts back the token taken for it (startedAfterTake).
 func Refills(instr ssa.Instruction, ch ssa.Value) bool {
 	same := func(c ssa.Value) bool { return SameValue(c, ch) }
 	if flow.Before(instr, func(x ssa.Instruction) bool { return tookFrom(x, same, instr.Block()) }) {
+		return true
+	}
+	if startedAfterTake(instr, ch) {
 		return true
 	}
 	f := LoadedField(ch)
@@ -203,6 +211,89 @@ func Refills(instr ssa.Instruction, ch ssa.Value) bool {
 		}
 	}
 	return false
+}
+
+// startedAfterTake reports whether the send at instr, on a channel ch that
+// its closure captured, is its closure's only send on ch, outside any
+// loop, and every go statement that starts the closure runs only after
+// its starter took a value from that channel:
+//
+//	buf := <-bufs
+//	go func() {
+//		upload(buf)
+//		bufs <- buf // gives back the buffer taken for it
+//	}()
+func startedAfterTake(instr ssa.Instruction, ch ssa.Value) bool {
+	fn := instr.Parent()
+	fv := capturedChan(ch)
+	if fv == nil || fn.Parent() == nil || flow.Reaches(instr, instr) || sendsOn(fn, ch) != 1 {
+		return false
+	}
+	i := slices.Index(fn.FreeVars, fv)
+	started := false
+	for _, b := range fn.Parent().Blocks {
+		for _, in := range b.Instrs {
+			mc, ok := in.(*ssa.MakeClosure)
+			if !ok || mc.Fn != fn {
+				continue
+			}
+			outer := mc.Bindings[i]
+			same := func(c ssa.Value) bool { return c == outer || IsLoadOf(c, outer) }
+			for _, ref := range *mc.Referrers() {
+				g, ok := ref.(*ssa.Go)
+				if !ok || g.Call.Value != mc {
+					if _, debug := ref.(*ssa.DebugRef); debug {
+						continue
+					}
+					return false
+				}
+				if !flow.Before(g, func(x ssa.Instruction) bool { return tookFrom(x, same, g.Block()) }) {
+					return false
+				}
+				started = true
+			}
+		}
+	}
+	return started
+}
+
+// capturedChan returns the free variable a channel value is, or is loaded
+// from.
+func capturedChan(ch ssa.Value) *ssa.FreeVar {
+	if load, ok := ch.(*ssa.UnOp); ok && load.Op == token.MUL {
+		ch = load.X
+	}
+	fv, _ := ch.(*ssa.FreeVar)
+	return fv
+}
+
+// IsLoadOf reports whether v is a load of the variable at addr.
+func IsLoadOf(v, addr ssa.Value) bool {
+	load, ok := v.(*ssa.UnOp)
+	return ok && load.Op == token.MUL && load.X == addr
+}
+
+// sendsOn counts fn's sends and select send cases on channels SameValue
+// takes for ch.
+func sendsOn(fn *ssa.Function, ch ssa.Value) int {
+	n := 0
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			switch in := in.(type) {
+			case *ssa.Send:
+				if SameValue(in.Chan, ch) {
+					n++
+				}
+			case *ssa.Select:
+				for _, st := range in.States {
+					if st.Dir == types.SendOnly && SameValue(st.Chan, ch) {
+						n++
+					}
+				}
+			}
+		}
+	}
+	return n
 }
 
 // LoadedField returns the field a channel value is loaded from, x.f.

@@ -68,3 +68,42 @@ func writeLoopTwiceBad(in <-chan *writeRequest) {
 		go write([]*writeRequest{r})
 	}
 }
+
+// A parallel upload cycles a fixed set of buffers through a channel: each
+// part's goroutine starts with a buffer taken from it and gives that
+// buffer back.
+func uploadPartsOK(parts [][]byte, threads int, upload func([]byte) error) {
+	bufs := make(chan []byte, threads)
+	for i := 0; i < threads; i++ {
+		bufs <- make([]byte, 1<<20) // ok: threads buffers fill threads slots
+	}
+	for _, part := range parts {
+		buf := <-bufs
+		copy(buf, part)
+		go func() {
+			if upload(buf) != nil {
+				return
+			}
+			bufs <- buf // ok: gives back the buffer taken for it
+		}()
+	}
+}
+
+// uploadPartsUntakenBad starts the goroutine for a small part without
+// taking a buffer, and the goroutine still puts one back.
+func uploadPartsUntakenBad(parts [][]byte, threads int, upload func([]byte) error) {
+	bufs := make(chan []byte, threads)
+	for i := 0; i < threads; i++ {
+		bufs <- make([]byte, 1<<20)
+	}
+	for _, part := range parts {
+		var buf []byte
+		if len(part) > 1<<10 {
+			buf = <-bufs
+		}
+		go func() {
+			_ = upload(buf)
+			bufs <- make([]byte, 1<<20) // want `send on bufs \(chan \[\]byte\) can block forever`
+		}()
+	}
+}

@@ -80,7 +80,13 @@
 //   - [audit: the receiver takes from this channel without waiting: a
 //     pool or free list]: every receive of the channel in the package is a
 //     case of a select with a default, and one of them merges what it takes
-//     with what its default makes (case b = <-free: default: b = new(T));
+//     with what its default makes (case b = <-free: default: b = new(T)).
+//     A channel that comes from a parameter whose callers are out of sight
+//     is any channel of its type: when that is a channel type the package
+//     declares (type FreeList chan []byte, whose Borrow takes a buffer or
+//     makes one and whose Return puts it back), every receive on a value
+//     of that type counts, unless a value of it is converted to another
+//     channel type, whose receives do not say what they take from;
 //   - [audit: a newer value replaces it (coalescing)]: the function
 //     empties the channel (a receive in a select with a default) before the
 //     send, so the value still pending when the send fails is as new;

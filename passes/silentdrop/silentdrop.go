@@ -39,6 +39,8 @@ type checker struct {
 	rep     *report.Reporter
 	idx     *chans.Index
 	selects map[token.Pos]*ast.SelectStmt // by the position of the select keyword
+	funcs   []*ssa.Function               // every function of the package, closures included
+	typed   *typedRecvs                   // receives by named channel type, built when first asked
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -55,6 +57,7 @@ func run(pass *analysis.Pass) (any, error) {
 			rep:     rep,
 			idx:     idx,
 			selects: selectStmts(pass.Files),
+			funcs:   input.SrcFuncs,
 		}
 		for _, fn := range input.SrcFuncs {
 			rep.Guard(fn.String(), fn.Pos(), func() { c.checkFunc(fn) })

@@ -239,7 +239,9 @@ func (c *checker) pool(ch ssa.Value) bool {
 }
 
 // receives returns the receives of this package on the channel, and
-// false when some of its origins cannot be followed.
+// false when some of its origins cannot be followed. A parameter whose
+// callers are out of sight is followed only by its type: see
+// typeReceives.
 func (c *checker) receives(ch ssa.Value) ([]chans.Site, bool) {
 	var out []chans.Site
 	origins := c.idx.Origins(ch)
@@ -251,6 +253,12 @@ func (c *checker) receives(ch ssa.Value) ([]chans.Site, bool) {
 			out = append(out, c.idx.FieldReceives(o.Field)...)
 		case chans.Global:
 			out = append(out, c.idx.GlobalReceives(o.Global)...)
+		case chans.Param:
+			recvs, ok := c.typeReceives(o.Param.Type())
+			if !ok {
+				return nil, false
+			}
+			out = append(out, recvs...)
 		default:
 			return nil, false
 		}

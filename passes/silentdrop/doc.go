@@ -46,12 +46,21 @@
 //     a call that is given the dropped value as an argument (spill.Push(v),
 //     retry.Add(v)). sync.Pool's Put is not handing on: the value is still
 //     lost;
+//   - give a record of the drop to the code that keeps one: a call of an
+//     interface method or of another package's function, whose results
+//     are unused, handed a struct literal that only the default builds, by
+//     value, by pointer or in an interface
+//     (tracer.RecordEvent(PacketDropped{Length: p.Size()})). Cleanup hands
+//     over what it releases (buf.Release(), conns.Forget(key)), not a
+//     record, and a record made before the select says nothing of this
+//     drop;
 //   - fail: panic, os.Exit, runtime.Goexit, log.Fatal; or close a channel,
 //     which tells its receiver it was cut off.
 //
 // Calls to functions of the same package are followed, three calls deep,
 // so a default that calls s.noteDrop(v), which logs, is quiet. Functions
-// of other packages are judged by the lists above only.
+// of other packages are judged by the lists above only, and by what the
+// default hands them.
 //
 // Such a drop is reported by default only when the value is owed to
 // someone and the caller is not told. Both must hold:
@@ -202,7 +211,10 @@
 // value built by a call from an owed one (toEvent(msg)) is not followed,
 // so it is an audit finding; a one-slot channel whose reader wants every
 // value is audited as coalescing; and a channel made by another package
-// of the same program counts as one a caller handed over.
+// of the same program counts as one a caller handed over. So is the
+// search for a trace: a struct built in the default only to be handed to
+// a call that cleans up (conns.Close(connKey{host, port})) counts as a
+// record of the drop.
 //
 // Suppress a drop that is deliberate with a reason:
 //

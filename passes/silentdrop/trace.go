@@ -1,6 +1,7 @@
 package silentdrop
 
 import (
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -101,7 +102,7 @@ func (t *tracer) instr(instr ssa.Instruction, depth int) bool {
 	case *ssa.MakeClosure:
 		return t.function(x.Fn.(*ssa.Function), depth+1)
 	case ssa.CallInstruction:
-		return t.call(x.Common(), depth)
+		return t.call(x, depth)
 	}
 	return false
 }
@@ -136,8 +137,10 @@ func (t *tracer) shared(addr ssa.Value, depth int) bool {
 
 // call reports whether a call leaves a trace: a log, a metric, an exit, a
 // helper of the package that does, a close (the receiver learns its channel
-// is done), a callback, or a call that is handed the dropped value.
-func (t *tracer) call(cc *ssa.CallCommon, depth int) bool {
+// is done), a callback, a call that is handed the dropped value, or one
+// that is handed a record of the drop.
+func (t *tracer) call(call ssa.CallInstruction, depth int) bool {
+	cc := call.Common()
 	if b, ok := cc.Value.(*ssa.Builtin); ok {
 		switch b.Name() {
 		case "close", "print", "println":
@@ -167,7 +170,7 @@ func (t *tracer) call(cc *ssa.CallCommon, depth int) bool {
 	} else if !cc.IsInvoke() && depth == 0 {
 		return true // a func value: the drop is handed to a callback
 	}
-	return depth == 0 && t.handsOn(cc)
+	return depth == 0 && (t.handsOn(cc) || t.tells(call))
 }
 
 // handsOn reports whether the call is given the dropped value as an
@@ -205,4 +208,94 @@ func callee(cc *ssa.CallCommon) *types.Func {
 		}
 	}
 	return nil
+}
+
+// tells reports whether a call the pass does not follow (an interface
+// method, a function of another package) is told of the drop: it is made
+// for its effect, its results unused, and it is handed, other than as the
+// receiver of a method, a record the default builds, a struct literal made
+// only on the way that drops the value, held by value, by pointer or in an
+// interface. The record is an account of the drop given to the code that
+// keeps it (a tracer's event, a hook's report); cleanup hands over what it
+// releases, not a new record (buf.Release(), conns.Remove(p.key)).
+//
+//	default:
+//		if t.tracer != nil {
+//			t.tracer.RecordEvent(PacketDropped{Len: p.Size()})
+//		}
+//
+//	t5 = local PacketDropped (complit)      // in the default
+//	t8 = *t5
+//	t9 = make Event <- PacketDropped (t8)
+//	invoke t4.RecordEvent(t9)
+//
+// A record handed to a call whose result is used (a key built to look
+// something up, a value encoded) is material for a value, not a report.
+func (t *tracer) tells(call ssa.CallInstruction) bool {
+	if v := call.Value(); v != nil && used(v) {
+		return false
+	}
+	cc := call.Common()
+	args := cc.Args
+	if !cc.IsInvoke() && cc.Signature().Recv() != nil && len(args) > 0 {
+		args = args[1:]
+	}
+	for _, a := range args {
+		if t.record(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// record reports whether v is a struct literal the default builds, or an
+// interface or a variadic argument slice holding one:
+//
+//	t1 = new [1]any (varargs)        // in the default
+//	t2 = &t1[0:int]
+//	*t2 = t9                         // t9 = make any <- *Dropped (t5)
+//	t3 = slice t1[:]
+func (t *tracer) record(v ssa.Value) bool {
+	switch x := v.(type) {
+	case *ssa.MakeInterface:
+		return t.record(x.X)
+	case *ssa.ChangeType:
+		return t.record(x.X)
+	case *ssa.UnOp:
+		if x.Op != token.MUL {
+			return false
+		}
+		a, ok := x.X.(*ssa.Alloc)
+		return ok && t.fresh[a] && isStruct(a)
+	case *ssa.Alloc:
+		return t.fresh[x] && isStruct(x)
+	case *ssa.Slice:
+		a, ok := x.X.(*ssa.Alloc)
+		if !ok || !t.fresh[a] {
+			return false
+		}
+		for _, ref := range *a.Referrers() {
+			elem, ok := ref.(*ssa.IndexAddr)
+			if !ok {
+				continue
+			}
+			for _, use := range *elem.Referrers() {
+				if st, ok := use.(*ssa.Store); ok && st.Addr == elem && t.record(st.Val) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// isStruct reports whether a allocates a struct: a composite literal or a
+// struct variable, not an array behind a slice.
+func isStruct(a *ssa.Alloc) bool {
+	p, ok := a.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	_, ok = p.Elem().Underlying().(*types.Struct)
+	return ok
 }

@@ -31,6 +31,7 @@ type Index struct {
 	globalSts  map[*ssa.Global][]*ssa.Store
 	recvs      []Site                              // every receive in the package, Func and Instr set
 	invoked    map[string]bool                     // names of methods called through interfaces
+	ifaces     map[string][]*types.Interface       // the interfaces they are called on; nil for a type parameter
 	bound      map[types.Object]bool               // methods used as method values or expressions
 	thunked    map[types.Object]bool               // methods used as method expressions (T.m)
 	boundVals  map[types.Object][]*ssa.MakeClosure // the method values of each method
@@ -60,6 +61,10 @@ type Index struct {
 	runners   map[runnerKey]bool
 	fieldRuns map[*types.Var]bool
 	kept      map[*types.Var]bool
+
+	shipped map[*ssa.Function]bool // Shipped's answers
+	inits   map[*ssa.Function]bool // see initRefs
+	fired   map[*types.Var][]ssa.Instruction
 }
 
 // NewIndex indexes funcs, the source functions of one package.
@@ -76,6 +81,7 @@ func NewIndex(pkg *ssa.Package, funcs []*ssa.Function) *Index {
 		uses:        make(map[*ssa.MakeChan]*Uses),
 		loops:       make(map[*ssa.Function]*flow.Loops),
 		invoked:     make(map[string]bool),
+		ifaces:      make(map[string][]*types.Interface),
 		inserts:     make(map[any][]*ssa.MapUpdate),
 		deletes:     make(map[any][]*ssa.Call),
 		bound:       make(map[types.Object]bool),
@@ -87,6 +93,8 @@ func NewIndex(pkg *ssa.Package, funcs []*ssa.Function) *Index {
 		runners:     make(map[runnerKey]bool),
 		fieldRuns:   make(map[*types.Var]bool),
 		kept:        make(map[*types.Var]bool),
+		shipped:     make(map[*ssa.Function]bool),
+		fired:       make(map[*types.Var][]ssa.Instruction),
 	}
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
@@ -168,7 +176,15 @@ func (x *Index) add(instr ssa.Instruction) {
 func (x *Index) addFuncRefs(instr ssa.Instruction) {
 	var callee ssa.Value
 	if call, ok := instr.(ssa.CallInstruction); ok && call.Common().IsInvoke() {
-		x.invoked[call.Common().Method.Name()] = true
+		name := call.Common().Method.Name()
+		x.invoked[name] = true
+		var iface *types.Interface // stays nil for a call on a type parameter
+		if t := call.Common().Value.Type(); !isTypeParam(t) {
+			iface, _ = t.Underlying().(*types.Interface)
+		}
+		if !slices.Contains(x.ifaces[name], iface) {
+			x.ifaces[name] = append(x.ifaces[name], iface)
+		}
 	}
 	if mc, ok := instr.(*ssa.MakeClosure); ok {
 		if fn := mc.Fn.(*ssa.Function); x.noteBound(fn) {
@@ -389,6 +405,11 @@ func cellCalls(cell ssa.Value, v ssa.Value, depth int) ([]ssa.CallInstruction, b
 		sites = append(sites, calls...)
 	}
 	return sites, true
+}
+
+func isTypeParam(t types.Type) bool {
+	_, ok := types.Unalias(t).(*types.TypeParam)
+	return ok
 }
 
 // isGenericRecv reports whether fn is a method of a generic type, whose

@@ -126,9 +126,14 @@ func (j *Judge) originVerdict(o chans.Origin, instr ssa.Instruction, state int, 
 // only where its registry is emptied, may be ordered before the stop,
 // which the pass cannot see. A receiver that is running when the send is
 // made (the sender itself, or one started only after the send) proves
-// nothing: chans.RunningAt. When every receiver is visible and each waits
-// with a plain receive, the send is one side of a handshake whose other
-// side is waiting: not reported. With no receiver in view, callersChannel
+// nothing: chans.RunningAt. Nor, for a send in code that ships
+// (chans.Shipped), does a receiver whose only way to give up is a stop
+// channel that only test code closes or sends on, or unexported code that
+// only tests call (chans.StopsOnlyUnderTest): the shipped program never
+// stops it. A proof from another receiver is preferred; without one the
+// send is audited. When every receiver is visible and each waits with a
+// plain receive, the send is one side of a handshake whose other side is
+// waiting: not reported. With no receiver in view, callersChannel
 // decides.
 func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, recvs []chans.Site, visible bool, kept chans.Origin) Verdict {
 	if !chans.InTestFile(instr) {
@@ -137,6 +142,7 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 		recvs = slices.DeleteFunc(slices.Clone(recvs), func(r chans.Site) bool { return chans.InTestFile(r.Instr) })
 	}
 	var again, running *chans.Site
+	var underTest *Verdict
 	var runningWhy string
 	for _, r := range recvs {
 		if !j.idx.GivesUp(r) && !j.idx.LeavesLoop(r) || answersRequest(instr, r) || chans.OtherInstance(ch, r) {
@@ -159,16 +165,21 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 			}
 			continue
 		}
-		v.Related = append(v.Related, related(recvPos(r), "its receiver "+OwnerName(r.Func)+" can stop waiting here"))
-		if handed != nil && handed.Pos().IsValid() {
-			v.Related = append(v.Related, related(handed.Pos(), runnerNote(r.Func, handed)))
+		if fires := j.idx.StopsOnlyUnderTest(r); fires != nil && j.idx.Shipped(instr.Parent()) {
+			if underTest == nil {
+				w := j.receiverStops(v, r, handed, instr, ch, kept)
+				w.Missing = testStop(fires)
+				for _, f := range fires {
+					w.Related = append(w.Related, related(f.Pos(), "its stop channel is fired here, in code only tests run"))
+				}
+				underTest = &w
+			}
+			continue
 		}
-		v.Reason = "its receiver " + OwnerName(r.Func) + " can stop receiving, and " + v.Reason
-		v.Missing = cmp.Or(madeInTests(v.Makes), j.shutdownGuard(instr), j.deregistered(r, kept))
-		if j.ownerWaits(r, v.Makes) {
-			v.Missing = cmp.Or(j.overflow(instr, ch, v.Makes), v.Missing)
-		}
-		return v
+		return j.receiverStops(v, r, handed, instr, ch, kept)
+	}
+	if underTest != nil {
+		return *underTest
 	}
 	if again != nil {
 		v.Related = append(v.Related, related(recvPos(*again), "its receiver "+OwnerName(again.Func)+" can stop waiting here"))
@@ -188,6 +199,46 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 		return v
 	}
 	return j.callersChannel(instr, ch, v, kept)
+}
+
+// receiverStops is v proven by the receiver r, which can stop and is the
+// channel's last (handed to a runner at handed, when not nil), with what
+// the proof still lacks.
+func (j *Judge) receiverStops(v Verdict, r chans.Site, handed ssa.Instruction, instr ssa.Instruction, ch ssa.Value, kept chans.Origin) Verdict {
+	v.Related = append(slices.Clip(v.Related), related(recvPos(r), "its receiver "+OwnerName(r.Func)+" can stop waiting here"))
+	if handed != nil && handed.Pos().IsValid() {
+		v.Related = append(v.Related, related(handed.Pos(), runnerNote(r.Func, handed)))
+	}
+	v.Reason = "its receiver " + OwnerName(r.Func) + " can stop receiving, and " + v.Reason
+	v.Missing = cmp.Or(madeInTests(v.Makes), j.shutdownGuard(instr), j.deregistered(r, kept))
+	if j.ownerWaits(r, v.Makes) {
+		v.Missing = cmp.Or(j.overflow(instr, ch, v.Makes), v.Missing)
+	}
+	return v
+}
+
+// testStop says what is missing when the receiver's only stop is fired by
+// closes and sends that code a user ships never runs
+// (chans.StopsOnlyUnderTest): in the shipped program it never stops, and
+// every send finds it.
+func testStop(fires []ssa.Instruction) string {
+	closes, sends := false, false
+	for _, f := range fires {
+		switch f.(type) {
+		case *ssa.Send, *ssa.Select:
+			sends = true
+		default: // close(ch), go close(ch), defer close(ch)
+			closes = true
+		}
+	}
+	what := "closes"
+	switch {
+	case closes && sends:
+		what = "closes or sends on"
+	case sends:
+		what = "sends on"
+	}
+	return "its receiver stops only when test code " + what + " its stop channel"
 }
 
 // runnerNote says where the receiver fn is handed to the runner that does

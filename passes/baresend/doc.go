@@ -86,7 +86,9 @@
 // runs only while closed is false, and its receiver is not shown to stop
 // before closed is set" (a send guarded by a shutdown flag that a Close
 // sets before it cancels the receiver); "its channel is made only in test
-// code"; "made in main, at most once per element of a collection, and main
+// code"; "its receiver stops only when test code closes its stop channel"
+// (a loop whose stop channel only a test, or an unexported function only
+// tests call, closes: in the shipped program it never stops); "made in main, at most once per element of a collection, and main
 // waits for no goroutine" (a command that leaks one generator per
 // argument: the blocked senders are a bounded few, stall no one, and end
 // with the process; a main that serves in a loop without end, or waits on

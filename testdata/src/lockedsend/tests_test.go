@@ -26,3 +26,10 @@ func TestOpenerSmallQueue(t *testing.T) {
 	o := newOpener()
 	o.requestVastAudit()
 }
+
+// Only a test stops the coordinator's loop.
+func TestCoordinator(t *testing.T) {
+	c := newCoordinator()
+	c.RequestTestStopAudit(1)
+	c.close()
+}

@@ -317,10 +317,11 @@ func scaled(size ssa.Value) (ssa.Value, int) {
 }
 
 // boundedBy reports whether loop l runs at most n times: its header tests
-// i < n, or it ranges over the map or string that n is the len of.
+// i < n, or i < m with i counting up from s where n is m - s (spans), or
+// it ranges over the map or string that n is the len of.
 func boundedBy(l *flow.Loop, n ssa.Value) bool {
 	if b := flow.LoopBound(l); b != nil {
-		return SameValue(b, n)
+		return SameValue(b, n) || spans(l, b, n)
 	}
 	size, ok := n.(*ssa.Call)
 	if !ok || !IsLen(size) {
@@ -334,6 +335,88 @@ func boundedBy(l *flow.Loop, n ssa.Value) bool {
 		}
 	}
 	return false
+}
+
+// spans reports whether n is the number of trips of loop l, whose header
+// tests i < m: i counts up by one from a start s, and n is m - s, or m
+// where s is 0, on every path into the loop. A loop that starts where the
+// last run stopped, or from zero when the count shrank, sizes its buffer
+// with the same choice, made on the same branch:
+//
+//	t48 = phi [8: t14, 12: 0:int] #start
+//	t49 = phi [8: t39, 12: t11] #toAdd    // t39 = t11 - t14
+//	t51 = make chan T t49
+//	for.loop:
+//	t52 = phi [13: t48, 15: t57] #i       // t57 = t52 + 1:int
+//	t53 = t52 < t11
+//
+// Such a loop runs m - s times, or not at all when m is below s (and then
+// the make, with a negative size, would have panicked).
+func spans(l *flow.Loop, m, n ssa.Value) bool {
+	s := countedFrom(l)
+	return s != nil && isDifference(n, m, s, 0)
+}
+
+// countedFrom returns the start of the counter that loop l's header tests
+// against its bound (i < m), when it enters the loop with one value and
+// each trip adds one to it; nil otherwise.
+func countedFrom(l *flow.Loop) ssa.Value {
+	cond, ok := l.Header.Instrs[len(l.Header.Instrs)-1].(*ssa.If)
+	if !ok {
+		return nil
+	}
+	cmp, ok := cond.Cond.(*ssa.BinOp)
+	if !ok {
+		return nil
+	}
+	i, ok := cmp.X.(*ssa.Phi)
+	if !ok || i.Block() != l.Header {
+		return nil
+	}
+	var start ssa.Value
+	for k, e := range i.Edges {
+		if l.Blocks[i.Block().Preds[k]] {
+			if inc, ok := e.(*ssa.BinOp); !ok || inc.Op != token.ADD || inc.X != i || !isOne(inc.Y) {
+				return nil
+			}
+			continue
+		}
+		if start != nil && start != e {
+			return nil
+		}
+		start = e
+	}
+	return start
+}
+
+// isDifference reports whether n is m - s: the subtraction itself, m when
+// s is 0, or, for phis of one block, the difference of their values on
+// each edge into it.
+func isDifference(n, m, s ssa.Value, depth int) bool {
+	if isZero(s) && SameValue(n, m) {
+		return true
+	}
+	switch n := n.(type) {
+	case *ssa.BinOp:
+		return n.Op == token.SUB && SameValue(n.X, m) && SameValue(n.Y, s)
+	case *ssa.Phi:
+		sp, ok := s.(*ssa.Phi)
+		if !ok || sp.Block() != n.Block() || depth > 4 {
+			return false
+		}
+		for k := range n.Edges {
+			if !isDifference(n.Edges[k], m, sp.Edges[k], depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func isOne(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.Value != nil && c.Value.Kind() == constant.Int && constant.Compare(c.Value, token.EQL, constant.MakeInt64(1))
 }
 
 // SameValue reports whether a and b denote the same value at run time as far

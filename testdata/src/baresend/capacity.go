@@ -365,3 +365,45 @@ func loadOffsetsThrice(loads map[string]brokerLoad, load func([]int) error) {
 		go func() { results <- load(nil) }()      // want `send on results .* can block forever`
 	}
 }
+
+// A pool that grows starts a worker for each slot it adds: from the old
+// size up to the new one, or from zero when the pool shrank and is built
+// anew. The buffer it makes with the same choice has a slot for each
+// worker, so the workers never wait for the receive loop that returns at
+// the first error.
+func growPoolOK(slots []string, old int) error {
+	n := len(slots)
+	start, add := old, n-old
+	if add < 0 {
+		start, add = 0, n
+	}
+	errc := make(chan error, add)
+	for i := start; i < n; i++ {
+		go func() { errc <- work() }() // ok: add slots for the n - start workers
+	}
+	for range add {
+		if err := <-errc; err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// growPoolShortBad rebuilds with one slot fewer than the workers it starts.
+func growPoolShortBad(slots []string, old int) error {
+	n := len(slots)
+	start, add := old, n-old
+	if add < 0 {
+		start, add = 0, n-1
+	}
+	errc := make(chan error, add)
+	for i := start; i < n; i++ {
+		go func() { errc <- work() }() // want `send on errc \(chan error\) can block forever: growPoolShortBad can return without receiving it`
+	}
+	for range add {
+		if err := <-errc; err != nil {
+			return err
+		}
+	}
+	return nil
+}

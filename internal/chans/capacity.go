@@ -23,7 +23,8 @@ import (
 // be sent before this one (roomAt: the first send of the only goroutine
 // that sends); and a capacity equal to the bound of the one loop that runs
 // the send sites, k times the bound when an iteration sends at most k
-// values (make(chan T, len(xs)) with a send per element of xs). Once the
+// values (make(chan T, len(xs)) with a send per element of xs), be that
+// loop the owner's or its one sender's (coveredBySenderLoop). Once the
 // channel escapes to code this package cannot see, only the owner's sends
 // that no escape can precede are counted.
 func (x *Index) Covered(u *Uses, site Site) bool {
@@ -139,13 +140,17 @@ func closureMadeBefore(fn *ssa.Function, instr ssa.Instruction) bool {
 
 // runsOnce reports whether the function holding site runs once per
 // channel: it is the owner, or the function a go, call or defer of the
-// owner runs directly, at a point of the owner that runs once per make.
+// owner runs, directly or through the one call of it that function makes
+// (calledOnceBy), at a point of the owner that runs once per make.
 func (x *Index) runsOnce(u *Uses, site Site) bool {
 	if site.Start == nil {
 		return site.Func == u.Owner()
 	}
-	return site.Start.Parent() == u.Owner() && x.ownerTrips(u, site.Start.Block()) <= 1 &&
-		x.directCallee(site.Start) == site.Func
+	if site.Start.Parent() != u.Owner() || x.ownerTrips(u, site.Start.Block()) > 1 {
+		return false
+	}
+	started := x.directCallee(site.Start)
+	return started != nil && (started == site.Func || x.calledOnceBy(started, site.Func))
 }
 
 // directCallee returns the function a go, call or defer instruction runs,
@@ -165,6 +170,23 @@ func (x *Index) directCallee(start ssa.Instruction) *ssa.Function {
 		return nil
 	}
 	return x.Callee(call.Common())
+}
+
+// calledOnceBy reports whether fn runs once per run of g: its one call site
+// in the package is a call of g outside g's loops, as a goroutine calls
+// the writer it was started to run:
+//
+//	go func() {
+//		writeStream(s, bufs) // the only call of writeStream
+//		close(bufs)
+//	}()
+func (x *Index) calledOnceBy(g, fn *ssa.Function) bool {
+	sites, ok := x.callers(fn)
+	if !ok || len(sites) != 1 {
+		return false
+	}
+	call, ok := sites[0].(*ssa.Call)
+	return ok && call.Parent() == g && !x.Loops(g).InLoop(call.Block())
 }
 
 func (x *Index) coveredBeforeEscape(u *Uses, site Site) bool {
@@ -270,6 +292,9 @@ func (x *Index) ownerTrips(u *Uses, b *ssa.BasicBlock) int {
 // the loop, which is nobody's but the owner's: no other loop holds the
 // sends.
 func (x *Index) coveredByLoop(u *Uses) bool {
+	if x.coveredBySenderLoop(u) {
+		return true
+	}
 	owner := u.Owner()
 	loops := x.Loops(owner)
 	var l *flow.Loop
@@ -298,6 +323,47 @@ func (x *Index) coveredByLoop(u *Uses) bool {
 		return x.ownerTrips(u, b)
 	}
 	return x.countWith(u, u.Sends, once) <= k
+}
+
+// coveredBySenderLoop proves make(chan T, bound) whose one sender, a
+// goroutine or the helper it calls that runs once per channel (runsOnce),
+// sends only in one loop of its own bounded by the same bound, at most k
+// values per trip (k*bound):
+//
+//	bufs := make(chan []byte, opt.MsgNum)
+//	go func() {
+//		writeStream(s, bufs) // for i := 0; i < opt.MsgNum; i++ { bufs <- buf }
+//		close(bufs)
+//	}()
+//
+// The bound is read in the sender's function, the capacity in the owner's:
+// SameValue relates the two through the variables their literals capture.
+func (x *Index) coveredBySenderLoop(u *Uses) bool {
+	if len(u.Sends) == 0 || u.Sends[0].Func == u.Owner() {
+		return false
+	}
+	fn, start := u.Sends[0].Func, u.Sends[0].Start
+	loops := x.Loops(fn)
+	l := loops.Innermost(u.Sends[0].Instr.Block())
+	weights := make(map[ssa.Instruction]int)
+	for _, s := range u.Sends {
+		b := s.Instr.Block()
+		if s.Func != fn || s.Start != start || l == nil || loops.Innermost(b) != l || loops.Depth(b) > 1 || !x.runsOnce(u, s) {
+			return false
+		}
+		weights[s.Instr] = 1
+	}
+	bound, k := scaled(u.Make.Size)
+	if !boundedBy(l, bound) {
+		return false
+	}
+	once := func(b *ssa.BasicBlock) int {
+		if l.Blocks[b] {
+			return 1 // one trip
+		}
+		return loops.Trips(b, nil, Many)
+	}
+	return flow.MaxCount(fn, weights, once, Many) <= k
 }
 
 // scaled splits a capacity k*n (or n*k) with a positive constant k into n
@@ -420,11 +486,16 @@ func isOne(v ssa.Value) bool {
 }
 
 // SameValue reports whether a and b denote the same value at run time as far
-// as the IR shows: the same SSA value, len of the same value, or loads of the
-// same field or global of the same value.
+// as the IR shows: the same SSA value, len of the same value, or loads of
+// the same field or global of the same value. A free variable stands for what its literal's one
+// closure binds it to (bound), so two literals that capture one variable
+// read the same value.
 func SameValue(a, b ssa.Value) bool {
 	if a == b {
 		return true
+	}
+	if ra, rb := bound(a), bound(b); ra != a || rb != b {
+		return SameValue(ra, rb)
 	}
 	switch a := a.(type) {
 	case *ssa.Call:
@@ -444,6 +515,53 @@ func SameValue(a, b ssa.Value) bool {
 		return ok && SameValue(a.X, b.X)
 	}
 	return false
+}
+
+// bound returns what a free variable is bound to, through enclosing
+// literals, when each literal has one closure, made outside its parent's
+// loops: its instances are then the closures of one activation of the
+// parent, which the pass takes the literals it compares to share, as a
+// function's literals that capture the same variable and are handed to one
+// another do. Any other value is itself.
+//
+//	t5 = new Options (opt)                           // in SubtestStress
+//	t17 = make closure SubtestStress$2 [t5, ...]     // opt in $2 is t5
+//	t21 = make closure SubtestStress$4 [t0, t5, ...] // opt in $4 is t5
+func bound(v ssa.Value) ssa.Value {
+	for range maxDepth {
+		fv, ok := v.(*ssa.FreeVar)
+		if !ok {
+			return v
+		}
+		mc := onlyClosure(fv.Parent())
+		if mc == nil {
+			return v
+		}
+		i := slices.Index(fv.Parent().FreeVars, fv)
+		if i < 0 || i >= len(mc.Bindings) {
+			return v
+		}
+		v = mc.Bindings[i]
+	}
+	return v
+}
+
+// onlyClosure returns the one closure of the function literal fn, when it
+// is made once per run of its parent: outside the parent's loops.
+func onlyClosure(fn *ssa.Function) *ssa.MakeClosure {
+	refs := fn.Referrers()
+	if refs == nil {
+		return nil
+	}
+	var only *ssa.MakeClosure
+	for _, ref := range *refs {
+		mc, ok := ref.(*ssa.MakeClosure)
+		if !ok || only != nil || flow.Reaches(mc, mc) {
+			return nil
+		}
+		only = mc
+	}
+	return only
 }
 
 // IsLen reports whether c is a call of the builtin len.

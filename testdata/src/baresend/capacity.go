@@ -407,3 +407,89 @@ func growPoolShortBad(slots []string, old int) error {
 	}
 	return nil
 }
+
+// A stress test's stream writer sends opt.msgs buffers on a channel made
+// with that many slots, from the goroutine started to run it once per
+// stream: the reader that gives up on a bad buffer leaves no writer
+// waiting. The writer and the make read opt through the literals that
+// capture it.
+type streamOptions struct{ conns, msgs int }
+
+func stressStreamsOK(opt streamOptions, check func(int) bool) {
+	writeAll := func(bufs chan<- int) {
+		for i := 0; i < opt.msgs; i++ {
+			bufs <- i // ok: opt.msgs slots for opt.msgs sends
+		}
+	}
+	readAll := func(bufs <-chan int) {
+		for b := range bufs {
+			if !check(b) {
+				return
+			}
+		}
+	}
+	stream := func() {
+		bufs := make(chan int, opt.msgs)
+		go func() {
+			writeAll(bufs)
+			close(bufs)
+		}()
+		readAll(bufs)
+	}
+	for range opt.conns {
+		stream()
+	}
+}
+
+// stressStreamsWrongBoundBad sizes the buffer by one option and writes by
+// another.
+func stressStreamsWrongBoundBad(opt streamOptions, check func(int) bool) {
+	writeAll := func(bufs chan<- int) {
+		for i := 0; i < opt.conns; i++ {
+			bufs <- i // want `send on bufs \(chan<- int\) can block forever: its receiver the function literal in stressStreamsWrongBoundBad can return before draining it`
+		}
+	}
+	readAll := func(bufs <-chan int) {
+		for b := range bufs {
+			if !check(b) {
+				return
+			}
+		}
+	}
+	stream := func() {
+		bufs := make(chan int, opt.msgs)
+		go func() {
+			writeAll(bufs)
+			close(bufs)
+		}()
+		readAll(bufs)
+	}
+	stream()
+}
+
+// stressStreamsTwiceBad runs the writer twice on one buffer sized for one
+// run.
+func stressStreamsTwiceBad(opt streamOptions, check func(int) bool) {
+	writeAll := func(bufs chan<- int) {
+		for i := 0; i < opt.msgs; i++ {
+			bufs <- i // want `send on bufs \(chan<- int\) can block forever: its receiver the function literal in stressStreamsTwiceBad can return before draining it`
+		}
+	}
+	readAll := func(bufs <-chan int) {
+		for b := range bufs {
+			if !check(b) {
+				return
+			}
+		}
+	}
+	stream := func() {
+		bufs := make(chan int, opt.msgs)
+		go func() {
+			writeAll(bufs)
+			writeAll(bufs)
+			close(bufs)
+		}()
+		readAll(bufs)
+	}
+	stream()
+}

@@ -116,7 +116,11 @@
 // sites, none in a loop (errc := make(chan error, 1) with one send), or
 // make(chan T, len(xs)) with at most one send per element of xs, whether
 // xs is a slice or a map, made by the loop or by a goroutine it starts per
-// element, on one branch or another; or a channel just made into a struct
+// element, on one branch or another; or a loop that counts from s up to
+// m, for a buffer of m - s chosen on the same branch as s (a pool that
+// grows from its old size, or is rebuilt from zero); or the loop of the
+// channel's one sender (a goroutine, or the helper it calls once) bounded
+// by the capacity; or a channel just made into a struct
 // nobody else has yet, filled in a loop that tests len(b.ch) < n, its
 // capacity, before each send; or a goroutine of that struct's maker that
 // sends at most n - len(b.ch) values, counted by a loop that steps its
@@ -141,7 +145,12 @@
 // its function took from the same channel (a semaphore or a token) uses no
 // room. Paths through t.Fatal, log.Fatal, os.Exit and runtime.Goexit end
 // there. A token put back in a deferred closure, after it was taken from
-// the same field, refills too.
+// the same field, refills too. A drain's sentinel is not reported: a
+// constant (nil) that no other send on the channel can send, from a
+// goroutine whose starter then receives from the channel until it takes
+// that value or the channel is closed, before it returns or starts the
+// goroutine again; a second sentinel, for a second drain behind the first,
+// counts when nobody but the drain's goroutine can take the first.
 //
 // Not reported: close(ch); sends on channels from calls, type assertions or
 // other values the pass cannot follow; sends on a channel made in the package

@@ -59,7 +59,7 @@ func (x *Index) AwaitedSentinel(send *ssa.Send) bool { return x.awaited(send, 0)
 func (x *Index) awaited(send *ssa.Send, depth int) bool {
 	sentinel, ok := send.X.(*ssa.Const)
 	g := send.Parent()
-	if !ok || depth > maxSentinelChain || g.Parent() == nil || x.Loops(g).InLoop(send.Block()) {
+	if !ok || depth > maxSentinelChain || g.Parent() == nil || x.escaped[g] || x.Loops(g).InLoop(send.Block()) {
 		return false
 	}
 	set, ok := x.chanSetOf(send.Chan)
@@ -72,7 +72,7 @@ func (x *Index) awaited(send *ssa.Send, depth int) bool {
 	}
 	for _, e := range starts {
 		start, ok := e.(*ssa.Go)
-		if !ok || !x.drainFor(send, sentinel, set, start, depth) {
+		if !ok || goEntry(start) != g || !x.drainFor(send, sentinel, set, start, depth) {
 			return false
 		}
 	}
@@ -457,8 +457,8 @@ type chanSet struct {
 // can neither send nor receive on them: ch is made here (or loaded from an
 // unexported field every channel stored into is made here), and no made
 // channel escapes or is kept in an exported field or global. A copy of a
-// field into another field is not followed, as FieldReceives does not
-// follow it.
+// field into another field, or a field's channel handed to code outside
+// the package, is not followed, as FieldReceives does not follow them.
 func (x *Index) chanSetOf(ch ssa.Value) (*chanSet, bool) {
 	set := &chanSet{makes: map[*ssa.MakeChan]bool{}, fields: map[*types.Var]bool{}, globals: map[*ssa.Global]bool{}}
 	for _, o := range x.Origins(ch) {

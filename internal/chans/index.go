@@ -65,6 +65,10 @@ type Index struct {
 	shipped map[*ssa.Function]bool // Shipped's answers
 	inits   map[*ssa.Function]bool // see initRefs
 	fired   map[*types.Var][]ssa.Instruction
+
+	importedGroups func(*types.Func) (GroupOp, bool)
+	groupMemo      map[*ssa.Function]GroupOp  // GroupMethod's answers; the zero GroupOp is none
+	signals        map[Site][]ssa.Instruction // stopSignals' answers; nil when it has none
 }
 
 // NewIndex indexes funcs, the source functions of one package.
@@ -95,6 +99,8 @@ func NewIndex(pkg *ssa.Package, funcs []*ssa.Function) *Index {
 		kept:        make(map[*types.Var]bool),
 		shipped:     make(map[*ssa.Function]bool),
 		fired:       make(map[*types.Var][]ssa.Instruction),
+		groupMemo:   make(map[*ssa.Function]GroupOp),
+		signals:     make(map[Site][]ssa.Instruction),
 	}
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {

@@ -57,7 +57,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "summarise which functions may block on a send, for the passes that report sends",
 	URL:        "https://pkg.go.dev/github.com/sendlint/sendlint/internal/summary",
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(Blocks), new(Carries), new(Acquires), new(RunsUntilDone)},
+	FactTypes:  []analysis.Fact{new(Blocks), new(Carries), new(Acquires), new(RunsUntilDone), new(Group)},
 	Run:        run,
 }
 
@@ -77,6 +77,8 @@ type Result struct {
 	importedLocks map[*types.Func]*Acquires
 	// importedRunners holds the dependencies' RunsUntilDone facts.
 	importedRunners map[*types.Func][]int
+	// importedGroups holds the dependencies' Group facts.
+	importedGroups map[*types.Func]chans.GroupOp
 
 	mu   sync.Mutex // guards everything below
 	ssa  *buildssa.SSA
@@ -122,6 +124,7 @@ func run(pass *analysis.Pass) (any, error) {
 	r.imported, r.seeds = importedFacts(pass)
 	r.importedLocks = importedLocks(pass)
 	r.importedRunners = importedRunners(pass)
+	r.importedGroups = importedGroups(pass)
 	r.exportFacts(pass)
 	return r, nil
 }
@@ -256,6 +259,10 @@ func (r *Result) chanIndex() *chans.Index {
 		r.idx.SetRunners(func(fn *types.Func, param int) bool {
 			return slices.Contains(r.importedRunners[fn], param)
 		})
+		r.idx.SetGroups(func(fn *types.Func) (chans.GroupOp, bool) {
+			op, ok := r.importedGroups[fn]
+			return op, ok
+		})
 	}
 	return r.idx
 }
@@ -273,6 +280,7 @@ func (r *Result) exportFacts(pass *analysis.Pass) {
 		}
 		r.guardedAcquires(pass, fn, obj)
 		r.guardedRunners(pass, fn, obj)
+		r.guardedGroups(pass, fn, obj)
 		if b == nil {
 			continue
 		}
@@ -297,6 +305,13 @@ func (r *Result) guardedAcquires(pass *analysis.Pass, fn *ssa.Function, obj *typ
 func (r *Result) guardedRunners(pass *analysis.Pass, fn *ssa.Function, obj *types.Func) {
 	defer func() { _ = recover() }()
 	r.exportRunners(pass, fn, obj)
+}
+
+// guardedGroups exports fn's Group fact, containing a panic the way
+// guardedSummary does: the method is then taken to count nothing.
+func (r *Result) guardedGroups(pass *analysis.Pass, fn *ssa.Function, obj *types.Func) {
+	defer func() { _ = recover() }()
+	r.exportGroups(pass, fn, obj)
 }
 
 // guardedSummary summarises fn and contains a panic in doing so: a function

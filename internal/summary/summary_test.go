@@ -28,6 +28,13 @@ func TestRunnerFacts(t *testing.T) {
 	analysistest.Run(t, fixturetest.Testdata(t, 2), Analyzer, "baresend/servicekit")
 }
 
+// TestGroupFacts checks which of closerkit's methods wait for, or mark
+// done, the goroutines its WaitGroup counts: Done, Wait and
+// SignalAndWait; not WaitSometimes, whose wait is on one branch only.
+func TestGroupFacts(t *testing.T) {
+	analysistest.Run(t, fixturetest.Testdata(t, 2), Analyzer, "baresend/closerkit")
+}
+
 // TestStdWithoutSSA checks the cost policy: a standard-library package is
 // summarised without building SSA unless a pass asks for it, while a
 // package outside GOROOT is built at once for its facts.

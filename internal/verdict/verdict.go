@@ -131,8 +131,10 @@ func (j *Judge) originVerdict(o chans.Origin, instr ssa.Instruction, state int, 
 // only where its registry is emptied, may be ordered before the stop,
 // which the pass cannot see. A receiver that is running when the send is
 // made (the sender itself, or one started only after the send) proves
-// nothing: chans.RunningAt. Nor, for a send in code that ships
-// (chans.Shipped), does a receiver whose only way to give up is a stop
+// nothing: chans.RunningAt; nor does one that gives up only in another
+// mode than the send's, or that is stopped only after a wait for the
+// goroutines that make the send (outlives). Nor, for a send in code that
+// ships (chans.Shipped), does a receiver whose only way to give up is a stop
 // channel that only test code closes or sends on, or unexported code that
 // only tests call (chans.StopsOnlyUnderTest): the shipped program never
 // stops it. A proof from another receiver is preferred; without one the
@@ -153,7 +155,7 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 		if !j.idx.GivesUp(r) && !j.idx.LeavesLoop(r) || answersRequest(instr, r) || chans.OtherInstance(ch, r) {
 			continue
 		}
-		if why := j.idx.RunningAt(r, instr, v.Makes); why != "" {
+		if why := j.outlives(r, instr, ch, v.Makes); why != "" {
 			if running == nil {
 				running, runningWhy = &r, why
 			}
@@ -204,6 +206,21 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 		return v
 	}
 	return j.callersChannel(instr, ch, v, kept)
+}
+
+// outlives says why the receiver r need not have stopped when the send is
+// made, or returns "": it is running (chans.RunningAt), it gives up only
+// in the other mode of a question the send's branch asks too
+// (chans.OtherMode), or its stop is signalled only after a wait for the
+// goroutines that make the send (chans.StopsAfterSenders).
+func (j *Judge) outlives(r chans.Site, instr ssa.Instruction, ch ssa.Value, makes []*ssa.MakeChan) string {
+	if why := j.idx.RunningAt(r, instr, makes); why != "" {
+		return why
+	}
+	if why := j.idx.OtherMode(r, instr, ch); why != "" {
+		return why
+	}
+	return j.idx.StopsAfterSenders(r, instr)
 }
 
 // receiverStops is v proven by the receiver r, which can stop and is the

@@ -96,7 +96,17 @@
 // itself" (a loop that queues its own errors to itself: while it sends,
 // it has not stopped); "its receiver is started only after this send" (a
 // constructor that queues a first error before it starts the loop that
-// reads it). A receiver of the same field on another struct is not this
+// reads it); "its receiver is stopped only after (*S).Close waits for
+// s.workers, which counts every goroutine that makes this send" (a
+// shutdown that waits for the senders' WaitGroup, or a closer whose
+// methods count them, before it closes the receiver's stop: the receiver
+// outlives them, unless a sender starts after the wait), or "... is
+// stopped after ..., which counts a goroutine that makes this send" when
+// other stops or senders are not ordered by that wait; "the send runs
+// only when (*W).draining is true, and its receiver gives up here only
+// when it is false" (a dispatcher that drains in one mode and gives up on
+// a stop in the other, asked the same question as the send). A receiver
+// of the same field on another struct is not this
 // channel's receiver when both structs are composite literals the code
 // names (a subscription made by Consume and one made by Fetch): its
 // stopping proves nothing about the other's sends. A receiver that stops only on a value it was sent (a stage that

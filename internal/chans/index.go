@@ -7,6 +7,7 @@
 package chans
 
 import (
+	"go/ast"
 	"go/token"
 	"go/types"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/sendlint/sendlint/internal/flow"
+	"github.com/sendlint/sendlint/internal/locks"
 )
 
 // Index holds the per-package facts the questions need. Build it once per
@@ -69,6 +71,15 @@ type Index struct {
 	importedGroups func(*types.Func) (GroupOp, bool)
 	groupMemo      map[*ssa.Function]GroupOp  // GroupMethod's answers; the zero GroupOp is none
 	signals        map[Site][]ssa.Instruction // stopSignals' answers; nil when it has none
+
+	writes  map[*types.Var][]Write               // the atomic writes of each field; see Writes
+	held    map[*ssa.Function]*locks.Result      // see heldAt
+	entry   map[*ssa.Function]*Held              // see entryHeld
+	cancels map[*types.Var][]ssa.CallInstruction // calls of a func loaded from a field
+
+	files    []*ast.File // see SetSyntax
+	info     *types.Info
+	cmpNames map[token.Pos]string
 }
 
 // NewIndex indexes funcs, the source functions of one package.

@@ -1,7 +1,6 @@
 package chans
 
 import (
-	"go/constant"
 	"go/token"
 	"go/types"
 	"strings"
@@ -10,70 +9,6 @@ import (
 
 	"github.com/sendlint/sendlint/internal/flow"
 )
-
-// GuardingFlag returns the boolean field whose check guards instr, when
-// instr runs only while the field is false and the package sets it to true
-// somewhere (a shutdown flag):
-//
-//	if db.closed {     // t5 = *t4; if t5 goto 3 else 4
-//		return
-//	}
-//	db.openerCh <- struct{}{}
-//
-// It looks at the conditions of the blocks that dominate instr.
-func (x *Index) GuardingFlag(instr ssa.Instruction) *types.Var {
-	b := instr.Block()
-	for d := b.Idom(); d != nil; d = d.Idom() {
-		if f := x.flagFalseOn(d, b); f != nil {
-			return f
-		}
-	}
-	return nil
-}
-
-// flagFalseOn returns the field tested by the if that ends d, when b is
-// reached only through the branch on which the field is false.
-func (x *Index) flagFalseOn(d, b *ssa.BasicBlock) *types.Var {
-	if len(d.Instrs) == 0 || len(d.Succs) != 2 {
-		return nil
-	}
-	cond, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
-	if !ok {
-		return nil
-	}
-	v, falseSucc := cond.Cond, d.Succs[1]
-	if not, ok := v.(*ssa.UnOp); ok && not.Op == token.NOT {
-		v, falseSucc = not.X, d.Succs[0]
-	}
-	load, ok := v.(*ssa.UnOp)
-	if !ok || load.Op != token.MUL || d.Succs[0] == d.Succs[1] || !falseSucc.Dominates(b) {
-		return nil
-	}
-	addr, ok := load.X.(*ssa.FieldAddr)
-	if !ok {
-		return nil
-	}
-	f := FieldOf(addr.X.Type(), addr.Field, true)
-	if f == nil || !x.setTrue(f) {
-		return nil
-	}
-	return f
-}
-
-// setTrue reports whether the package sets f to true in a function that
-// shuts something down: it closes a channel or calls a func value held in a
-// field (a context's cancel, a stop function). That is the shape of a Close
-// that marks its object closed and then stops the goroutines that serve it;
-// a flag set on the way in (registered = true) is not one.
-func (x *Index) setTrue(f *types.Var) bool {
-	for _, st := range x.fieldSts[f] {
-		if c, ok := st.Val.(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Bool &&
-			constant.BoolVal(c.Value) && shutsDown(st.Parent()) {
-			return true
-		}
-	}
-	return false
-}
 
 // shutsDown reports whether fn closes a channel or calls a func value loaded
 // from a field.

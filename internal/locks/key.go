@@ -248,3 +248,13 @@ func onlyField(t types.Type) bool {
 	st, ok := t.Underlying().(*types.Struct)
 	return ok && st.NumFields() == 1
 }
+
+// Exported reports whether code outside the package can take a lock of
+// the class (see Class): its last name, the field that holds the mutex,
+// the type that embeds it or the variable, is exported. s.mu is the
+// package's own; a type that embeds sync.Mutex exports Lock with its
+// name.
+func Exported(class string) bool {
+	last := class[strings.LastIndexByte(class, '.')+1:]
+	return token.IsExported(last)
+}

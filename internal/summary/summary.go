@@ -256,6 +256,7 @@ func (r *Result) streamFlow() *streams.Flow {
 func (r *Result) chanIndex() *chans.Index {
 	if r.idx == nil {
 		r.idx = chans.NewIndex(r.build().Pkg, r.indexed())
+		r.idx.SetSyntax(r.files, r.info)
 		r.idx.SetRunners(func(fn *types.Func, param int) bool {
 			return slices.Contains(r.importedRunners[fn], param)
 		})

@@ -67,6 +67,13 @@ const NoWayOut = "no liveness case (ctx.Done(), a stop channel) lets it give up"
 // on channel ch, can block forever. A channel with several origins blocks
 // when any of them does; a proven verdict wins over one without proof.
 func (j *Judge) Send(instr ssa.Instruction, state int, ch ssa.Value) Verdict {
+	return j.SendFrom(instr, state, ch, nil)
+}
+
+// SendFrom is Send for a send reached through a call that outer
+// describes: the locks the caller holds for the whole call, and the
+// guards that dominate it (see shutdownGuard).
+func (j *Judge) SendFrom(instr ssa.Instruction, state int, ch ssa.Value, outer *Outer) Verdict {
 	if j.idx.NeverBlocks(instr, state, ch) {
 		return Verdict{} // no receiver can make it wait: see chans.NeverBlocks
 	}
@@ -81,7 +88,7 @@ func (j *Judge) Send(instr ssa.Instruction, state int, ch ssa.Value) Verdict {
 		if shipped && o.Kind == chans.Made && chans.InTestFile(o.Make) {
 			continue // a test's channel proves nothing about shipped code
 		}
-		v := j.originVerdict(o, instr, state, ch)
+		v := j.originVerdict(o, instr, state, ch, outer)
 		switch {
 		case v.Proven():
 			return v
@@ -92,16 +99,16 @@ func (j *Judge) Send(instr ssa.Instruction, state int, ch ssa.Value) Verdict {
 	return unproven
 }
 
-func (j *Judge) originVerdict(o chans.Origin, instr ssa.Instruction, state int, ch ssa.Value) Verdict {
+func (j *Judge) originVerdict(o chans.Origin, instr ssa.Instruction, state int, ch ssa.Value, outer *Outer) Verdict {
 	switch o.Kind {
 	case chans.Field:
 		makes := j.idx.FieldMakes(o.Field)
 		visible := o.Field != nil && !o.Field.Exported() && j.allVisible(makes)
-		return j.withReceivers(instr, ch, j.unowned(instr, ch, makes), j.idx.FieldReceives(o.Field), visible, o)
+		return j.withReceivers(instr, ch, j.unowned(instr, ch, makes), j.idx.FieldReceives(o.Field), visible, o, outer)
 	case chans.Global:
 		makes := j.idx.GlobalMakes(o.Global)
 		visible := !o.Global.Object().Exported() && j.allVisible(makes)
-		return j.withReceivers(instr, ch, j.unowned(instr, ch, makes), j.idx.GlobalReceives(o.Global), visible, o)
+		return j.withReceivers(instr, ch, j.unowned(instr, ch, makes), j.idx.GlobalReceives(o.Global), visible, o, outer)
 	case chans.Element:
 		home, ok := o.Home()
 		if !ok {
@@ -109,7 +116,7 @@ func (j *Judge) originVerdict(o chans.Origin, instr ssa.Instruction, state int, 
 		}
 		makes := j.idx.ElementMakes(home)
 		visible := !homeExported(home) && j.allVisible(makes)
-		return j.withReceivers(instr, ch, j.unowned(instr, ch, makes), j.idx.ElementReceives(home), visible, o)
+		return j.withReceivers(instr, ch, j.unowned(instr, ch, makes), j.idx.ElementReceives(home), visible, o, outer)
 	case chans.Param, chans.Received:
 		return j.unowned(instr, ch, nil)
 	case chans.Made:
@@ -142,7 +149,7 @@ func (j *Judge) originVerdict(o chans.Origin, instr ssa.Instruction, state int, 
 // plain receive, the send is one side of a handshake whose other side is
 // waiting: not reported. With no receiver in view, callersChannel
 // decides.
-func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, recvs []chans.Site, visible bool, kept chans.Origin) Verdict {
+func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, recvs []chans.Site, visible bool, kept chans.Origin, outer *Outer) Verdict {
 	if !chans.InTestFile(instr) {
 		// A test's receiver proves nothing about the code that ships,
 		// neither that it stops nor that it waits.
@@ -174,7 +181,10 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 		}
 		if fires := j.idx.StopsOnlyUnderTest(r); fires != nil && j.idx.Shipped(instr.Parent()) {
 			if underTest == nil {
-				w := j.receiverStops(v, r, handed, instr, ch, kept)
+				w := j.receiverStops(v, r, handed, instr, ch, kept, outer)
+				if !w.Blocks {
+					return w // a guard shows r running at the send
+				}
 				w.Missing = testStop(fires)
 				for _, f := range fires {
 					w.Related = append(w.Related, related(f.Pos(), "its stop channel is fired here, in code only tests run"))
@@ -183,7 +193,7 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 			}
 			continue
 		}
-		return j.receiverStops(v, r, handed, instr, ch, kept)
+		return j.receiverStops(v, r, handed, instr, ch, kept, outer)
 	}
 	if underTest != nil {
 		return *underTest
@@ -225,14 +235,19 @@ func (j *Judge) outlives(r chans.Site, instr ssa.Instruction, ch ssa.Value, make
 
 // receiverStops is v proven by the receiver r, which can stop and is the
 // channel's last (handed to a runner at handed, when not nil), with what
-// the proof still lacks.
-func (j *Judge) receiverStops(v Verdict, r chans.Site, handed ssa.Instruction, instr ssa.Instruction, ch ssa.Value, kept chans.Origin) Verdict {
+// the proof still lacks; or no verdict, when a guard shows r running at
+// the send (shutdownGuard, with what outer adds).
+func (j *Judge) receiverStops(v Verdict, r chans.Site, handed ssa.Instruction, instr ssa.Instruction, ch ssa.Value, kept chans.Origin, outer *Outer) Verdict {
+	guard, safe := j.shutdownGuard(instr, r, outer)
+	if safe {
+		return Verdict{}
+	}
 	v.Related = append(slices.Clip(v.Related), related(recvPos(r), "its receiver "+OwnerName(r.Func)+" can stop waiting here"))
 	if handed != nil && handed.Pos().IsValid() {
 		v.Related = append(v.Related, related(handed.Pos(), runnerNote(r.Func, handed)))
 	}
 	v.Reason = "its receiver " + OwnerName(r.Func) + " can stop receiving, and " + v.Reason
-	v.Missing = cmp.Or(madeInTests(v.Makes), j.shutdownGuard(instr), j.deregistered(r, kept))
+	v.Missing = cmp.Or(madeInTests(v.Makes), guard, j.deregistered(r, kept))
 	if j.ownerWaits(r, v.Makes) {
 		v.Missing = cmp.Or(j.overflow(instr, ch, v.Makes), v.Missing)
 	}
@@ -417,18 +432,6 @@ func (j *Judge) deregistered(r chans.Site, kept chans.Origin) string {
 		name = registry.Field.Name()
 	}
 	return "its receiver stops only where " + name + "'s entries are deleted, and the send looks its channel up there"
-}
-
-// shutdownGuard says what is missing when the send runs only while a
-// shutdown flag is unset (if s.closed { return } before it) and the package
-// sets that flag: the code that stops the receiver usually sets the flag
-// first, under the lock the sender holds, and the pass cannot see that
-// order. It returns "" when no such guard dominates the send.
-func (j *Judge) shutdownGuard(instr ssa.Instruction) string {
-	if f := j.idx.GuardingFlag(instr); f != nil {
-		return "the send runs only while " + f.Name() + " is false, and its receiver is not shown to stop before " + f.Name() + " is set"
-	}
-	return ""
 }
 
 // homeExported reports whether code outside the package can reach the

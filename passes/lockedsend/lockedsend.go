@@ -51,12 +51,13 @@ type orderEdge struct {
 	acq  summary.Acquisition
 }
 
-// finding is one blocking operation reached with locks held: b from an
-// instruction of fn, with held.
+// finding is one blocking operation reached with locks held: b from
+// instr, an instruction of fn, with held.
 type finding struct {
-	fn   *ssa.Function
-	b    *summary.Blocking
-	held locks.Set
+	fn    *ssa.Function
+	instr ssa.Instruction
+	b     *summary.Blocking
+	held  locks.Set
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -95,7 +96,7 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 			c.noteOrder(fn, call, s.Held)
 		}
 		if b := c.sum.Instr(instr); b != nil {
-			c.found = append(c.found, &finding{fn: fn, b: b, held: s.Held})
+			c.found = append(c.found, &finding{fn: fn, instr: instr, b: b, held: s.Held})
 		}
 		return true
 	})

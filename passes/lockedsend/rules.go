@@ -170,8 +170,15 @@ func (c *checker) judge(r *root) {
 				return idx.RunningAt(r, b.OpInstr, mks) != "" || chans.OtherInstance(st.ch, r)
 			})
 			recvs, makes = append(recvs, rs...), append(makes, mks...)
-			if v := judge.Send(b.OpInstr, st.state, st.ch); forever && v.ProvenUnderLock() && proven == nil {
-				proven = &v
+			// Each path to the operation is judged with what its call
+			// site knows: a guard tested under the held lock before
+			// the call may show the receiver running (see
+			// verdict.Judge.SendFrom). One path proven is enough.
+			for _, f := range append([]*finding{r.rep}, r.others...) {
+				v := judge.SendFrom(b.OpInstr, st.state, st.ch, verdict.OuterAt(idx, f.instr, f.held.Locks()))
+				if forever && v.ProvenUnderLock() && proven == nil {
+					proven = &v
+				}
 			}
 		}
 		n, roomy = vast(idx, makes)

@@ -1,0 +1,363 @@
+package chans
+
+import (
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/sendlint/sendlint/internal/flow"
+)
+
+// Stoppers returns the instructions that can make the receiver r stop for
+// good, when the pass can name every one: each return of r's function
+// that r can reach must follow a select case on
+//
+//   - a stop channel loaded from a field: its closes and sends stop r,
+//     unless r's function closes it itself, which it does only after a
+//     request it received (below);
+//   - the Done of the context r's function runs with, made by
+//     context.WithCancel from a root context, its cancel kept in a field
+//     or called where it is made: the calls of that cancel stop r;
+//   - r's own channel, on the branch where the value received passes a
+//     type assertion (case *closeRequest: return): the sends of values of
+//     that type on the channel's field stop r.
+//
+// ok is false when a return follows none of these (a timer, a context
+// of unknown make, a value-decided return without a type, a receive
+// loop that returns when a write fails).
+//
+//	case <-pc.closeCh:            // closed only in internalClose, called below
+//		return
+//	case event := <-pc.eventsCh:  // r
+//		switch v := event.(type) {
+//		case *closeRequest:       // t9 = typeassert,ok t5.(*closeRequest)
+//			pc.internalClose(v)
+//			return                // stopped by each send of a *closeRequest on eventsCh
+//		}
+func (x *Index) Stoppers(r Site) ([]ssa.Instruction, bool) {
+	fn := r.Func
+	var out []ssa.Instruction
+	var requests []types.Type
+	for _, b := range fn.Blocks {
+		ret, isRet := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !isRet || !flow.Reaches(r.Instr, ret) {
+			continue
+		}
+		sel, k, to, ok := decidingCase(b)
+		if !ok {
+			return nil, false
+		}
+		caseCh := sel.States[k].Chan
+		if sel == r.Instr && k == r.State || SameValue(caseCh, RecvChan(r)) {
+			t := assertedOn(received(sel, k), b, to)
+			if t == nil {
+				return nil, false
+			}
+			requests = append(requests, t)
+			continue
+		}
+		if f := LoadedField(caseCh); f != nil {
+			own, ok := x.stopChanStoppers(f, r, &out)
+			if !ok {
+				return nil, false
+			}
+			requests = append(requests, own...)
+			continue
+		}
+		if !x.cancelStoppers(caseCh, fn, &out) {
+			return nil, false
+		}
+	}
+	if len(requests) > 0 {
+		f := LoadedField(RecvChan(r))
+		if f == nil {
+			return nil, false
+		}
+		x.sendsOnField(f, func(instr ssa.Instruction, ch ssa.Value) {
+			if v := sentValue(instr, ch); v != nil && slices.ContainsFunc(requests, func(t types.Type) bool { return types.Identical(t, v.Type()) }) {
+				out = append(out, instr)
+			}
+		})
+	}
+	return out, true
+}
+
+// decidingCase returns the select case whose branch b lies on, the
+// nearest one when selects nest, with the block its branch enters.
+//
+//	t3 = select blocking [<-t1, <-t2]
+//	t4 = extract t3 #0
+//	t5 = t4 == 0:int
+//	if t5 goto 4 else 5     // 4 dominates b: case 0
+func decidingCase(b *ssa.BasicBlock) (sel *ssa.Select, k int, to *ssa.BasicBlock, ok bool) {
+	for _, blk := range b.Parent().Blocks {
+		for _, instr := range blk.Instrs {
+			s, isSel := instr.(*ssa.Select)
+			if !isSel {
+				continue
+			}
+			for i, st := range s.States {
+				if st.Dir != types.RecvOnly {
+					continue
+				}
+				e, found := CaseEdge(s, i)
+				if !found || len(e.To.Preds) != 1 || !e.To.Dominates(b) {
+					continue
+				}
+				if to == nil || to.Dominates(e.To) {
+					sel, k, to, ok = s, i, e.To, true
+				}
+			}
+		}
+	}
+	return sel, k, to, ok
+}
+
+// received returns the value case k of sel receives, or nil when the
+// code never reads it.
+//
+//	t5 = extract t3 #2    // the first receive case's value
+func received(sel *ssa.Select, k int) ssa.Value {
+	n := 2
+	for i := range k {
+		if sel.States[i].Dir == types.RecvOnly {
+			n++
+		}
+	}
+	for _, ref := range *sel.Referrers() {
+		if e, ok := ref.(*ssa.Extract); ok && e.Index == n {
+			return e
+		}
+	}
+	return nil
+}
+
+// assertedOn returns the type that v, a received value, is asserted to on
+// the branch b lies on, between the case's block to and b.
+//
+//	t9 = typeassert,ok t5.(*closeRequest)
+//	t10 = extract t9 #1
+//	if t10 goto 12 else 13    // 12 dominates b
+func assertedOn(v ssa.Value, b, to *ssa.BasicBlock) types.Type {
+	if v == nil {
+		return nil
+	}
+	for d := b; d != nil && to.Dominates(d); d = d.Idom() {
+		if len(d.Instrs) == 0 || len(d.Succs) != 2 {
+			continue
+		}
+		cond, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		okv, ok := cond.Cond.(*ssa.Extract)
+		if !ok || okv.Index != 1 {
+			continue
+		}
+		ta, ok := okv.Tuple.(*ssa.TypeAssert)
+		if !ok || !ta.CommaOk || ta.X != v || !d.Succs[0].Dominates(b) {
+			continue
+		}
+		if _, isIface := ta.AssertedType.Underlying().(*types.Interface); isIface {
+			return nil
+		}
+		return ta.AssertedType
+	}
+	return nil
+}
+
+// stopChanStoppers adds the closes and sends of the stop channel field f
+// to out. A close that r's function makes itself, directly or through a
+// function only it calls, is no one else's doing: it follows a request r
+// received, whose type it returns instead.
+func (x *Index) stopChanStoppers(f *types.Var, r Site, out *[]ssa.Instruction) ([]types.Type, bool) {
+	var requests []types.Type
+	for _, c := range x.fieldCloses[f] {
+		sites, own := x.ownCalls(c, r.Func)
+		if !own {
+			*out = append(*out, c)
+			continue
+		}
+		for _, s := range sites {
+			sel, k, to, ok := decidingCase(s.Block())
+			if !ok {
+				return nil, false
+			}
+			t := assertedOn(received(sel, k), s.Block(), to)
+			if t == nil || !SameValue(sel.States[k].Chan, RecvChan(r)) {
+				return nil, false
+			}
+			requests = append(requests, t)
+		}
+	}
+	x.sendsOnField(f, func(instr ssa.Instruction, _ ssa.Value) { *out = append(*out, instr) })
+	return requests, true
+}
+
+// ownCalls reports whether instr runs only in fn, or in a function that
+// only fn calls, and returns where in fn it is reached from.
+func (x *Index) ownCalls(instr ssa.Instruction, fn *ssa.Function) ([]ssa.Instruction, bool) {
+	g := instr.Parent()
+	if g == fn {
+		return []ssa.Instruction{instr}, true
+	}
+	sites, ok := x.callers(g)
+	if !ok || len(sites) == 0 {
+		return nil, false
+	}
+	var out []ssa.Instruction
+	for _, s := range sites {
+		if s.Parent() != fn {
+			return nil, false
+		}
+		if _, isCall := s.(*ssa.Call); !isCall {
+			return nil, false
+		}
+		out = append(out, s)
+	}
+	return out, true
+}
+
+// cancelStoppers adds the calls of the cancel func of the context whose
+// Done ch is to out: a parameter of fn, passed by every start of fn a
+// context made by context.WithCancel from context.Background or TODO,
+// with its cancel stored in a field (every call of that field's func
+// value) or called where it is made.
+//
+//	ctx, cancel := context.WithCancel(context.Background())
+//	db := &DB{..., stop: cancel}
+//	go db.connectionOpener(ctx)
+func (x *Index) cancelStoppers(ch ssa.Value, fn *ssa.Function, out *[]ssa.Instruction) bool {
+	done, ok := ch.(*ssa.Call)
+	if !ok || !done.Call.IsInvoke() || done.Call.Method.Name() != "Done" {
+		return false
+	}
+	p, ok := done.Call.Value.(*ssa.Parameter)
+	if !ok || p.Parent() != fn {
+		return false
+	}
+	i := paramIndex(p)
+	entries, ok := x.entries(fn)
+	if !ok || len(entries) == 0 {
+		return false
+	}
+	for _, e := range entries {
+		call, ok := e.(ssa.CallInstruction)
+		if !ok || call.Common().StaticCallee() != fn || i >= len(call.Common().Args) {
+			return false
+		}
+		if !x.cancelsOf(call.Common().Args[i], out) {
+			return false
+		}
+	}
+	return true
+}
+
+// cancelsOf adds the calls of the cancel func paired with ctx to out,
+// when ctx is the context context.WithCancel made from a root context.
+func (x *Index) cancelsOf(ctx ssa.Value, out *[]ssa.Instruction) bool {
+	e, ok := ctx.(*ssa.Extract)
+	if !ok || e.Index != 0 {
+		return false
+	}
+	mk, ok := e.Tuple.(*ssa.Call)
+	if !ok || !isContextFunc(mk.Call.StaticCallee(), "WithCancel", "WithCancelCause") || !isRootContext(mk.Call.Args[0]) {
+		return false
+	}
+	for _, ref := range *mk.Referrers() {
+		if cancel, ok := ref.(*ssa.Extract); ok && cancel.Index == 1 && !x.cancelCalls(cancel, out, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// cancelCalls adds the calls of the cancel func v to out: where it is
+// called, and, when it is stored in a field, every call of that field's
+// func values. It reports false for any other use.
+func (x *Index) cancelCalls(v ssa.Value, out *[]ssa.Instruction, depth int) bool {
+	if depth > 2 {
+		return false
+	}
+	for _, use := range *v.Referrers() {
+		switch u := use.(type) {
+		case *ssa.DebugRef:
+		case *ssa.ChangeType: // context.CancelFunc to func()
+			if !x.cancelCalls(u, out, depth+1) {
+				return false
+			}
+		case *ssa.Store:
+			addr, ok := u.Addr.(*ssa.FieldAddr)
+			if !ok || u.Val != v {
+				return false
+			}
+			*out = append(*out, x.funcFieldCalls(FieldOf(addr.X.Type(), addr.Field, true))...)
+		case ssa.CallInstruction:
+			if u.Common().Value != v {
+				return false
+			}
+			*out = append(*out, u)
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func isContextFunc(fn *ssa.Function, names ...string) bool {
+	return fn != nil && fn.Pkg != nil && fn.Pkg.Pkg.Path() == "context" && slices.Contains(names, fn.Name())
+}
+
+// isRootContext reports whether v is context.Background() or TODO(),
+// which no one cancels.
+func isRootContext(v ssa.Value) bool {
+	c, ok := v.(*ssa.Call)
+	return ok && isContextFunc(c.Call.StaticCallee(), "Background", "TODO")
+}
+
+// funcFieldCalls returns the calls of func values loaded from the field f:
+// s.stop(), defer s.stop().
+func (x *Index) funcFieldCalls(f *types.Var) []ssa.Instruction {
+	if x.cancels == nil {
+		x.cancels = make(map[*types.Var][]ssa.CallInstruction)
+		for _, fn := range x.funcs {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					call, ok := instr.(ssa.CallInstruction)
+					if !ok {
+						continue
+					}
+					if g := LoadedField(call.Common().Value); g != nil {
+						x.cancels[g] = append(x.cancels[g], call)
+					}
+				}
+			}
+		}
+	}
+	var out []ssa.Instruction
+	for _, c := range x.cancels[f] {
+		out = append(out, c)
+	}
+	return out
+}
+
+// sentValue returns the value the send instr (or the select's send case on
+// ch) sends, with any conversion to an interface stripped.
+func sentValue(instr ssa.Instruction, ch ssa.Value) ssa.Value {
+	var v ssa.Value
+	switch s := instr.(type) {
+	case *ssa.Send:
+		v = s.X
+	case *ssa.Select:
+		for _, st := range s.States {
+			if st.Dir == types.SendOnly && st.Chan == ch {
+				v = st.Send
+			}
+		}
+	}
+	if mi, ok := v.(*ssa.MakeInterface); ok {
+		return mi.X
+	}
+	return v
+}

@@ -1,0 +1,138 @@
+package verdict
+
+import (
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/sendlint/sendlint/internal/chans"
+	"github.com/sendlint/sendlint/internal/locks"
+)
+
+// Outer is what a caller knows at a call that reaches the send: the locks
+// it holds there, held for the whole call, and the guards that dominate
+// the call, each with the locks held from its tests to the call.
+// lockedsend passes it for the send its locked call reaches.
+type Outer struct {
+	Held   chans.Held
+	Guards []chans.Guard
+}
+
+// OuterAt is the Outer of the call instr, made while held is held.
+func OuterAt(idx *chans.Index, instr ssa.Instruction, held []locks.Lock) *Outer {
+	return &Outer{Held: chans.HeldOf(held), Guards: idx.GuardsAcross(instr)}
+}
+
+// How much a guard excuses a send.
+type excuse uint8
+
+const (
+	none    excuse = iota // the send's proof stands
+	partial               // the audit tier, with what is missing
+	alive                 // the receiver cannot have stopped at the send
+)
+
+// shutdownGuard weighs the guards of a send whose receiver r can stop:
+// the tests of a shutdown flag or state that dominate the send, or the
+// call that reaches it (outer). It returns what the proof then lacks, or
+// safe when a guard shows r still running at the send:
+//
+//   - the tests and the send are one critical section of a lock (held by
+//     the function, or by every caller at every call);
+//   - everything that can stop r (chans.Stoppers) runs only after a write
+//     of a value the guard stops, made under a lock of the same class;
+//   - nothing writes back a value the guard lets through.
+//
+// While the sender holds the lock, the write has not happened, so
+// neither has r's stop. Where only the first holds, and nothing that
+// stops r is shown to run without the lock, the pass cannot see the
+// order (a stop request sent by a Close whose callers are out of sight,
+// a state the receiver sets itself): the audit tier. A guard tested
+// outside the lock, or released before the send, or a stop made without
+// the lock and without the write, excuses nothing. A flag with no lock
+// in sight, on a function whose callers are not all in sight, is left to
+// the audit tier as before: the code that stops the receiver usually
+// sets the flag first, under the lock the sender holds.
+func (j *Judge) shutdownGuard(instr ssa.Instruction, r chans.Site, outer *Outer) (missing string, safe bool) {
+	guards := j.idx.GuardsAcross(instr)
+	if outer != nil {
+		for i := range guards {
+			guards[i].Across = guards[i].Across.Join(outer.Held)
+		}
+		guards = append(guards, outer.Guards...)
+	}
+	best := none
+	for _, g := range guards {
+		e, why := j.weigh(g, r)
+		if e > best {
+			best, missing = e, why
+		}
+	}
+	if best == alive {
+		return "", true
+	}
+	return missing, false
+}
+
+// weigh decides what the guard g excuses, for the receiver r.
+func (j *Judge) weigh(g chans.Guard, r chans.Site) (excuse, string) {
+	if !g.Across.Some {
+		if g.Outside || g.Across.Sight == chans.Full {
+			return none, "" // the test is not the send's critical section
+		}
+		if g.IsFlag() && j.idx.ShutdownWrite(g) {
+			return partial, "the send runs only while " + g.Describe() + ", and its receiver is not shown to stop before " + g.Field.Name() + " is set"
+		}
+		return none, ""
+	}
+	stoppers, named := j.idx.Stoppers(r)
+	ordered := named && !j.idx.Reopened(g)
+	some := false
+	for _, s := range stoppers {
+		switch j.orderedBy(g, s) {
+		case after:
+			some = true
+		case race:
+			return none, ""
+		default:
+			ordered = false
+		}
+	}
+	if ordered {
+		return alive, ""
+	}
+	if !named || !some && !j.idx.ShutdownWrite(g) {
+		return none, ""
+	}
+	return partial, "the send runs only while " + g.Describe() + ", under a lock, and its receiver is not shown to stop only after " +
+		g.Field.Name() + " is set under that lock"
+}
+
+// How a stopper relates to the guard's lock.
+type order uint8
+
+const (
+	unseen order = iota // the pass cannot tell
+	after               // it runs after a write the guard stops, under the guard's lock
+	race                // it runs without the guard's lock, and without such a write first
+)
+
+// orderedBy says how the stopper s is ordered with the sends g guards.
+func (j *Judge) orderedBy(g chans.Guard, s ssa.Instruction) order {
+	writes := j.idx.WrittenBefore(g, s)
+	for _, w := range writes {
+		if j.idx.HeldAt(w).Shares(g.Across) {
+			return after
+		}
+	}
+	if len(writes) == 0 {
+		if j.idx.HeldAt(s).Excludes(g.Across) {
+			return race
+		}
+		return unseen
+	}
+	for _, w := range writes {
+		if !j.idx.HeldAt(w).Excludes(g.Across) {
+			return unseen
+		}
+	}
+	return race
+}

@@ -1,0 +1,367 @@
+package baresend
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+)
+
+// A send guarded by a shutdown flag or a state: the test and the send in
+// one critical section of a lock, and everything that stops the receiver
+// made only after a write the test stops, under a lock of that class.
+// While the sender holds the lock the receiver has not stopped.
+
+// connPool is the database/sql shape: Close sets closed under mu and then
+// cancels the opener's context; requests check closed under mu, which
+// their callers hold.
+type connPool struct {
+	mu     sync.Mutex
+	closed bool
+	opens  chan struct{}
+	stop   func()
+}
+
+func newConnPool() *connPool {
+	ctx, cancel := context.WithCancel(context.Background())
+	p := &connPool{opens: make(chan struct{}, 8), stop: cancel}
+	go p.opener(ctx)
+	return p
+}
+
+func (p *connPool) opener(ctx context.Context) {
+	for {
+		select {
+		case <-p.opens:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func (p *connPool) Close() {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return
+	}
+	p.closed = true
+	p.mu.Unlock()
+	p.stop()
+}
+
+// Put and Get hold mu across the call: maybeOpen assumes it.
+func (p *connPool) Put() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.maybeOpen()
+}
+
+func (p *connPool) Get() {
+	p.mu.Lock()
+	p.maybeOpen()
+	p.mu.Unlock()
+}
+
+func (p *connPool) maybeOpen() {
+	if p.closed {
+		return
+	}
+	p.opens <- struct{}{} // checked under the callers' mu: quiet
+}
+
+// requestAfterUnlockBad tests closed under mu but sends after it lets go:
+// Close can set closed and stop the opener in between.
+func (p *connPool) requestAfterUnlockBad() {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return
+	}
+	p.mu.Unlock()
+	p.opens <- struct{}{} // want `send on p.opens \(chan struct\{\}, cap 8\) can block forever: its receiver \(\*connPool\).opener can stop receiving`
+}
+
+// racyPool's Halt sets closed without the lock the senders test it
+// under, and stops the opener: the test does not order the two.
+type racyPool struct {
+	mu     sync.Mutex
+	closed bool
+	opens  chan struct{}
+	stop   func()
+}
+
+func newRacyPool() *racyPool {
+	ctx, cancel := context.WithCancel(context.Background())
+	p := &racyPool{opens: make(chan struct{}, 8), stop: cancel}
+	go p.opener(ctx)
+	return p
+}
+
+func (p *racyPool) opener(ctx context.Context) {
+	for {
+		select {
+		case <-p.opens:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func (p *racyPool) Halt() {
+	p.closed = true
+	p.stop()
+}
+
+func (p *racyPool) request() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return
+	}
+	p.opens <- struct{}{} // want `send on p.opens \(chan struct\{\}, cap 8\) can block forever: its receiver \(\*racyPool\).opener can stop receiving`
+}
+
+// The partition shape: a state read and written atomically, an events
+// loop that stops on a close request, a parent that calls the
+// partition's methods under its own lock.
+type partState int32
+
+const (
+	partInit partState = iota
+	partReady
+	partClosing
+	partClosed
+)
+
+type partition struct {
+	state   atomic.Int32
+	events  chan any
+	closeCh chan struct{}
+}
+
+type seekReq struct{ done chan struct{} }
+
+type closeReq struct{ done chan struct{} }
+
+func newPartition() *partition {
+	p := &partition{events: make(chan any, 10), closeCh: make(chan struct{})}
+	p.setState(partInit)
+	p.setState(partReady)
+	go p.loop()
+	return p
+}
+
+func (p *partition) getState() partState  { return partState(p.state.Load()) }
+func (p *partition) setState(s partState) { p.state.Store(int32(s)) }
+
+func (p *partition) loop() {
+	for {
+		select {
+		case <-p.closeCh:
+			return
+		case ev := <-p.events:
+			switch v := ev.(type) {
+			case *seekReq:
+				close(v.done)
+			case *closeReq:
+				p.internalClose(v)
+				return
+			}
+		}
+	}
+}
+
+func (p *partition) internalClose(req *closeReq) {
+	defer close(req.done)
+	p.setState(partClosed)
+	close(p.closeCh)
+}
+
+// Close is exported and called through an interface here: its callers
+// are out of sight, so the lock it is called under is not known.
+func (p *partition) Close() {
+	if p.getState() != partReady {
+		return
+	}
+	req := &closeReq{done: make(chan struct{})}
+	p.events <- req // want `send on p.events \(chan any, cap 10\) can block forever: its receiver \(\*partition\).loop can stop receiving`
+	<-req.done
+}
+
+type closer interface{ Close() }
+
+type parent struct {
+	sync.Mutex
+	parts []*partition
+}
+
+func (c *parent) Close() {
+	c.Lock()
+	defer c.Unlock()
+	for _, p := range c.parts {
+		var cl closer = p
+		cl.Close()
+	}
+}
+
+// Seek calls seek under the parent's lock; the close request is sent by
+// a Close whose callers are out of sight, so the pass cannot show it is
+// sent only under that lock either: the audit tier.
+func (c *parent) Seek() {
+	c.Lock()
+	defer c.Unlock()
+	for _, p := range c.parts {
+		p.seek()
+	}
+}
+
+func (p *partition) seek() {
+	if st := p.getState(); st == partClosed || st == partClosing {
+		return
+	}
+	req := &seekReq{done: make(chan struct{})}
+	p.events <- req // want `send on p.events .* \[audit: the send runs only while state is not partClosed or partClosing, under a lock, and its receiver is not shown to stop only after state is set under that lock\]`
+	<-req.done
+}
+
+// SeekUnlocked tests the state with no lock held: the loop can stop
+// between the test and the send, and the finding stays.
+func (c *parent) SeekUnlocked() {
+	go c.parts[0].seekBare()
+}
+
+func (p *partition) seekBare() {
+	if st := p.getState(); st == partClosed || st == partClosing {
+		return
+	}
+	req := &seekReq{done: make(chan struct{})}
+	p.events <- req // want `send on p.events \(chan any, cap 10\) can block forever: its receiver \(\*partition\).loop can stop receiving`
+	<-req.done
+}
+
+// lockedPart's close request is sent only under the owner's lock, after
+// the state is set to closing there: a send that tests the state under
+// the same lock runs before the loop can stop.
+type lockedPart struct {
+	state   atomic.Int32
+	events  chan any
+	closeCh chan struct{}
+}
+
+func newLockedPart() *lockedPart {
+	p := &lockedPart{events: make(chan any, 10), closeCh: make(chan struct{})}
+	p.setState(partReady)
+	go p.loop()
+	return p
+}
+
+func (p *lockedPart) getState() partState  { return partState(p.state.Load()) }
+func (p *lockedPart) setState(s partState) { p.state.Store(int32(s)) }
+
+func (p *lockedPart) loop() {
+	for {
+		select {
+		case <-p.closeCh:
+			return
+		case ev := <-p.events:
+			switch v := ev.(type) {
+			case *seekReq:
+				close(v.done)
+			case *closeReq:
+				p.internalClose(v)
+				return
+			}
+		}
+	}
+}
+
+func (p *lockedPart) internalClose(req *closeReq) {
+	defer close(req.done)
+	p.setState(partClosed)
+	close(p.closeCh)
+}
+
+type lockedOwner struct {
+	mu   sync.Mutex
+	part *lockedPart
+}
+
+func (o *lockedOwner) Close() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.part.close()
+}
+
+func (o *lockedOwner) Seek() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.part.seek()
+}
+
+func (p *lockedPart) close() {
+	if p.getState() != partReady {
+		return
+	}
+	p.setState(partClosing)
+	req := &closeReq{done: make(chan struct{})}
+	p.events <- req // the request itself, after the write under o.mu: quiet
+	<-req.done
+}
+
+func (p *lockedPart) seek() {
+	if st := p.getState(); st == partClosed || st == partClosing {
+		return
+	}
+	req := &seekReq{done: make(chan struct{})}
+	p.events <- req // tested under o.mu, which close holds to set closing: quiet
+	<-req.done
+}
+
+// lazyPool tests closed with no lock in sight, in an exported method
+// whose callers are out of sight: they may hold the lock Close sets it
+// under, and the pass leaves the order to the audit tier.
+type lazyPool struct {
+	closed bool
+	opens  chan struct{}
+	stop   func()
+}
+
+func newLazyPool() *lazyPool {
+	ctx, cancel := context.WithCancel(context.Background())
+	p := &lazyPool{opens: make(chan struct{}, 8), stop: cancel}
+	go p.opener(ctx)
+	go p.requestBare()
+	return p
+}
+
+func (p *lazyPool) opener(ctx context.Context) {
+	for {
+		select {
+		case <-p.opens:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func (p *lazyPool) Close() {
+	p.closed = true
+	p.stop()
+}
+
+func (p *lazyPool) Request() {
+	if p.closed {
+		return
+	}
+	p.opens <- struct{}{} // want `send on p.opens .* \[audit: the send runs only while closed is false, and its receiver is not shown to stop before closed is set\]`
+}
+
+// requestBare runs only on the goroutine newLazyPool starts, which holds
+// no lock: Close can set closed and stop the opener between the test and
+// the send.
+func (p *lazyPool) requestBare() {
+	if p.closed {
+		return
+	}
+	p.opens <- struct{}{} // want `send on p.opens \(chan struct\{\}, cap 8\) can block forever: its receiver \(\*lazyPool\).opener can stop receiving`
+}

@@ -77,6 +77,9 @@ type Index struct {
 	entry   map[*ssa.Function]*Held              // see entryHeld
 	cancels map[*types.Var][]ssa.CallInstruction // calls of a func loaded from a field
 
+	loads   map[*types.Var][]*ssa.UnOp // see fieldLoads
+	inPlace map[*types.Var]bool        // see keptInPlace
+
 	files    []*ast.File // see SetSyntax
 	info     *types.Info
 	cmpNames map[token.Pos]string

@@ -1,6 +1,7 @@
 package chans
 
 import (
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -71,14 +72,25 @@ func (x *Index) Stoppers(r Site) ([]ssa.Instruction, bool) {
 	}
 	if len(requests) > 0 {
 		f := LoadedField(RecvChan(r))
-		if f == nil {
+		if !x.keptInPlace(f) {
 			return nil, false
 		}
+		isRequest := func(instr ssa.Instruction, ch ssa.Value) bool {
+			v := sentValue(instr, ch)
+			return v != nil && slices.ContainsFunc(requests, func(t types.Type) bool { return types.Identical(t, v.Type()) })
+		}
 		x.sendsOnField(f, func(instr ssa.Instruction, ch ssa.Value) {
-			if v := sentValue(instr, ch); v != nil && slices.ContainsFunc(requests, func(t types.Type) bool { return types.Identical(t, v.Type()) }) {
+			if isRequest(instr, ch) {
 				out = append(out, instr)
 			}
 		})
+		for _, mk := range x.FieldMakes(f) {
+			for _, s := range x.Uses(mk).Sends {
+				if isRequest(s.Instr, sentOn(s)) && !slices.Contains(out, s.Instr) {
+					out = append(out, s.Instr)
+				}
+			}
+		}
 	}
 	return out, true
 }
@@ -172,8 +184,11 @@ func assertedOn(v ssa.Value, b, to *ssa.BasicBlock) types.Type {
 // function only it calls, is no one else's doing: it follows a request r
 // received, whose type it returns instead.
 func (x *Index) stopChanStoppers(f *types.Var, r Site, out *[]ssa.Instruction) ([]types.Type, bool) {
+	if !x.keptInPlace(f) {
+		return nil, false
+	}
 	var requests []types.Type
-	for _, c := range x.fieldCloses[f] {
+	for _, c := range x.closesOf(f) {
 		sites, own := x.ownCalls(c, r.Func)
 		if !own {
 			*out = append(*out, c)
@@ -192,6 +207,11 @@ func (x *Index) stopChanStoppers(f *types.Var, r Site, out *[]ssa.Instruction) (
 		}
 	}
 	x.sendsOnField(f, func(instr ssa.Instruction, _ ssa.Value) { *out = append(*out, instr) })
+	for _, mk := range x.FieldMakes(f) {
+		for _, s := range x.Uses(mk).Sends {
+			*out = append(*out, s.Instr)
+		}
+	}
 	return requests, true
 }
 
@@ -292,7 +312,11 @@ func (x *Index) cancelCalls(v ssa.Value, out *[]ssa.Instruction, depth int) bool
 			if !ok || u.Val != v {
 				return false
 			}
-			*out = append(*out, x.funcFieldCalls(FieldOf(addr.X.Type(), addr.Field, true))...)
+			calls, ok := x.funcFieldCalls(FieldOf(addr.X.Type(), addr.Field, true))
+			if !ok {
+				return false
+			}
+			*out = append(*out, calls...)
 		case ssa.CallInstruction:
 			if u.Common().Value != v {
 				return false
@@ -316,30 +340,27 @@ func isRootContext(v ssa.Value) bool {
 	return ok && isContextFunc(c.Call.StaticCallee(), "Background", "TODO")
 }
 
-// funcFieldCalls returns the calls of func values loaded from the field f:
-// s.stop(), defer s.stop().
-func (x *Index) funcFieldCalls(f *types.Var) []ssa.Instruction {
-	if x.cancels == nil {
-		x.cancels = make(map[*types.Var][]ssa.CallInstruction)
-		for _, fn := range x.funcs {
-			for _, b := range fn.Blocks {
-				for _, instr := range b.Instrs {
-					call, ok := instr.(ssa.CallInstruction)
-					if !ok {
-						continue
-					}
-					if g := LoadedField(call.Common().Value); g != nil {
-						x.cancels[g] = append(x.cancels[g], call)
-					}
-				}
-			}
-		}
+// funcFieldCalls returns the calls of func values loaded from the field f
+// (s.stop(), defer s.stop()), when f is unexported and its loads are
+// only called.
+func (x *Index) funcFieldCalls(f *types.Var) ([]ssa.Instruction, bool) {
+	if f == nil || f.Exported() {
+		return nil, false
 	}
 	var out []ssa.Instruction
-	for _, c := range x.cancels[f] {
-		out = append(out, c)
+	for _, load := range x.fieldLoads()[f] {
+		for _, ref := range *load.Referrers() {
+			call, ok := ref.(ssa.CallInstruction)
+			if _, dbg := ref.(*ssa.DebugRef); dbg {
+				continue
+			}
+			if !ok || call.Common().Value != load || slices.Contains(call.Common().Args, ssa.Value(load)) {
+				return nil, false
+			}
+			out = append(out, call)
+		}
 	}
-	return out
+	return out, true
 }
 
 // sentValue returns the value the send instr (or the select's send case on
@@ -360,4 +381,124 @@ func sentValue(instr ssa.Instruction, ch ssa.Value) ssa.Value {
 		return mi.X
 	}
 	return v
+}
+
+// keptInPlace reports whether every use of the channels held in the field
+// f is in sight: f is unexported, the channels stored there are made here
+// and escape nowhere, and every load of f is received from, sent on,
+// closed, measured, compared, or handed to this package's own functions,
+// whose uses of it Origins follows. Only then are the closes and sends the
+// index finds on f all there are.
+func (x *Index) keptInPlace(f *types.Var) bool {
+	if f == nil || f.Exported() {
+		return false
+	}
+	if ok, seen := x.inPlace[f]; seen {
+		return ok
+	}
+	// Tests may make and read the channel their own way: what they do
+	// is no use the shipped code makes of it.
+	ok := true
+	for _, st := range x.fieldSts[f] {
+		if InTestFile(st) {
+			continue
+		}
+		switch v := st.Val.(type) {
+		case *ssa.MakeChan:
+			if len(x.Uses(v).Escapes) > 0 {
+				ok = false
+			}
+		case *ssa.Const: // nil
+		default:
+			ok = false
+		}
+	}
+	for _, load := range x.fieldLoads()[f] {
+		if !ok {
+			break
+		}
+		if InTestFile(load) {
+			continue
+		}
+		for _, ref := range *load.Referrers() {
+			if !x.inPlaceUse(ref, load) {
+				ok = false
+				break
+			}
+		}
+	}
+	x.inPlace[f] = ok
+	return ok
+}
+
+// inPlaceUse reports whether ref uses the channel v where the index sees
+// it: see keptInPlace.
+func (x *Index) inPlaceUse(ref ssa.Instruction, v ssa.Value) bool {
+	switch r := ref.(type) {
+	case *ssa.DebugRef, *ssa.Select, *ssa.Send, *ssa.BinOp:
+		return true
+	case *ssa.UnOp:
+		return r.Op == token.ARROW
+	case ssa.CallInstruction:
+		cc := r.Common()
+		if b, ok := cc.Value.(*ssa.Builtin); ok {
+			return b.Name() == "close" || b.Name() == "len" || b.Name() == "cap"
+		}
+		callee := cc.StaticCallee()
+		return callee != nil && callee.Pkg == x.pkg && cc.Value != v
+	}
+	return false
+}
+
+// fieldLoads returns the loads of each field in the package.
+func (x *Index) fieldLoads() map[*types.Var][]*ssa.UnOp {
+	if x.loads != nil {
+		return x.loads
+	}
+	x.loads = make(map[*types.Var][]*ssa.UnOp)
+	x.inPlace = make(map[*types.Var]bool)
+	for _, fn := range x.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				load, ok := instr.(*ssa.UnOp)
+				if !ok || load.Op != token.MUL {
+					continue
+				}
+				if addr, ok := load.X.(*ssa.FieldAddr); ok {
+					if f := FieldOf(addr.X.Type(), addr.Field, true); f != nil {
+						x.loads[f] = append(x.loads[f], load)
+					}
+				}
+			}
+		}
+	}
+	return x.loads
+}
+
+// closesOf returns every close of a channel held in f: of a load of it,
+// of a value whose origin is f, or of a channel made here and stored
+// there.
+func (x *Index) closesOf(f *types.Var) []ssa.Instruction {
+	var out []ssa.Instruction
+	for _, fn := range x.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				call, ok := instr.(*ssa.Call)
+				if !ok {
+					continue
+				}
+				if bi, ok := call.Call.Value.(*ssa.Builtin); ok && bi.Name() == "close" && x.fromField(call.Call.Args[0], f) {
+					out = append(out, call)
+				}
+			}
+		}
+	}
+	for _, mk := range x.FieldMakes(f) {
+		for _, c := range x.Uses(mk).Closes {
+			if !slices.Contains(out, c.Instr) {
+				out = append(out, c.Instr)
+			}
+		}
+	}
+	return out
 }

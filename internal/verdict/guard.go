@@ -74,17 +74,25 @@ func (j *Judge) shutdownGuard(instr ssa.Instruction, r chans.Site, outer *Outer)
 
 // weigh decides what the guard g excuses, for the receiver r.
 func (j *Judge) weigh(g chans.Guard, r chans.Site) (excuse, string) {
-	if !g.Across.Some {
-		if g.Outside || g.Across.Sight == chans.Full {
-			return none, "" // the test is not the send's critical section
-		}
+	// A flag the package sets where it shuts down is left to the audit
+	// tier when the pass cannot tell the order, as it always was.
+	unseenFlag := func() (excuse, string) {
 		if g.IsFlag() && j.idx.ShutdownWrite(g) {
 			return partial, "the send runs only while " + g.Describe() + ", and its receiver is not shown to stop before " + g.Field.Name() + " is set"
 		}
 		return none, ""
 	}
+	if !g.Across.Some {
+		if g.Across.Sight == chans.Full && !g.Outside {
+			return none, "" // no lock on any path: the test orders nothing
+		}
+		return unseenFlag()
+	}
 	stoppers, named := j.idx.Stoppers(r)
-	ordered := named && !j.idx.Reopened(g)
+	if !named {
+		return unseenFlag()
+	}
+	ordered := !j.idx.Reopened(g)
 	some := false
 	for _, s := range stoppers {
 		switch j.orderedBy(g, s) {
@@ -99,7 +107,7 @@ func (j *Judge) weigh(g chans.Guard, r chans.Site) (excuse, string) {
 	if ordered {
 		return alive, ""
 	}
-	if !named || !some && !j.idx.ShutdownWrite(g) {
+	if !some && !j.idx.ShutdownWrite(g) {
 		return none, ""
 	}
 	return partial, "the send runs only while " + g.Describe() + ", under a lock, and its receiver is not shown to stop only after " +

@@ -31,26 +31,35 @@ const (
 )
 
 // shutdownGuard weighs the guards of a send whose receiver r can stop:
-// the tests of a shutdown flag or state that dominate the send, or the
-// call that reaches it (outer). It returns what the proof then lacks, or
-// safe when a guard shows r still running at the send:
+// the tests of a shutdown flag or state (chans.Guards) that dominate the
+// send, or the call that reaches it (outer). It returns safe when a guard
+// shows r still running at the send:
 //
-//   - the tests and the send are one critical section of a lock (held by
-//     the function, or by every caller at every call);
+//   - the tests and the send are one critical section of a lock, held by
+//     the function or by every caller at every call (chans.HeldAcross);
 //   - everything that can stop r (chans.Stoppers) runs only after a write
 //     of a value the guard stops, made under a lock of the same class;
 //   - nothing writes back a value the guard lets through.
 //
-// While the sender holds the lock, the write has not happened, so
-// neither has r's stop. Where only the first holds, and nothing that
-// stops r is shown to run without the lock, the pass cannot see the
-// order (a stop request sent by a Close whose callers are out of sight,
-// a state the receiver sets itself): the audit tier. A guard tested
-// outside the lock, or released before the send, or a stop made without
-// the lock and without the write, excuses nothing. A flag with no lock
-// in sight, on a function whose callers are not all in sight, is left to
-// the audit tier as before: the code that stops the receiver usually
-// sets the flag first, under the lock the sender holds.
+// While the sender holds the lock that write has not happened, so
+// neither has r's stop. Otherwise it returns what the proof lacks, for
+// the audit tier, or "" when the guard excuses nothing:
+//
+//   - the lock is held across and every stopper of r is named, but some
+//     is not shown to run after the write under that lock, and none is
+//     shown to run without it (a stop request sent by a Close whose
+//     callers are out of sight, a state the receiver sets itself): audit,
+//     when some stopper does follow such a write or the package makes one
+//     where it shuts down (chans.ShutdownWrite);
+//   - a stopper runs without the lock, and without such a write first: a
+//     race, nothing excused;
+//   - no lock on any path, every caller in sight: nothing excused;
+//   - a bool flag the package sets where it shuts down, tested with no
+//     lock in sight (its callers may hold one), under a lock released
+//     before the send, or with stoppers the pass cannot all name: audit,
+//     as before, since the code that stops the receiver usually sets the
+//     flag first, under the lock the sender holds. A state tested so is
+//     no excuse.
 func (j *Judge) shutdownGuard(instr ssa.Instruction, r chans.Site, outer *Outer) (missing string, safe bool) {
 	guards := j.idx.GuardsAcross(instr)
 	if outer != nil {

@@ -133,10 +133,13 @@ func (j *Judge) originVerdict(o chans.Origin, instr ssa.Instruction, state int, 
 // that stays closed (chans.StopsForGood), or is a service's loop that
 // gives up on its context and is handed to a runner that never runs it
 // again once that context is done (chans.RunUntilDone). A reply slot its
-// maker waits on also needs more values than its buffer holds (overflow);
-// a send guarded by a shutdown flag, or on a channel whose receiver stops
-// only where its registry is emptied, may be ordered before the stop,
-// which the pass cannot see. A receiver that is running when the send is
+// maker waits on also needs more values than its buffer holds (overflow).
+// A send guarded by a shutdown flag or state tested under a lock that
+// every stop of the receiver follows a write of is made while the
+// receiver runs (shutdownGuard, which outer extends with what a caller
+// knows); one whose order the pass cannot see, or on a channel whose
+// receiver stops only where its registry is emptied, may be ordered
+// before the stop: the audit tier. A receiver that is running when the send is
 // made (the sender itself, or one started only after the send) proves
 // nothing: chans.RunningAt; nor does one that gives up only in another
 // mode than the send's, or that is stopped only after a wait for the

@@ -85,7 +85,13 @@
 // receive more values than it holds" (a one-slot reply per call); "the send
 // runs only while closed is false, and its receiver is not shown to stop
 // before closed is set" (a send guarded by a shutdown flag that a Close
-// sets before it cancels the receiver); "its channel is made only in test
+// sets before it cancels the receiver, where the pass cannot see the lock
+// that orders them); "the send runs only while state is not closed, under
+// a lock, and its receiver is not shown to stop only after state is set
+// under that lock" (a state tested under a lock every caller holds, where
+// what stops the receiver, a close request from a Close whose callers are
+// out of sight, is not shown to come after a write of the state under
+// that lock); "its channel is made only in test
 // code"; "its receiver stops only when test code closes its stop channel"
 // (a loop whose stop channel only a test, or an unexported function only
 // tests call, closes: in the shipped program it never stops); "made in main, at most once per element of a collection, and main
@@ -161,6 +167,23 @@
 // that value or the channel is closed, before it returns or starts the
 // goroutine again; a second sentinel, for a second drain behind the first,
 // counts when nobody but the drain's goroutine can take the first.
+//
+// Shutdown guards. A send is not reported when it runs only after a test
+// of a shutdown flag or a state (if s.closed { return }; if st :=
+// pc.state(); st == closed { return }, the state read plainly, atomically
+// or through a getter), the test and the send are one critical section
+// of a lock (held by the function, or by every caller at every call), and
+// everything that can stop the receiver runs only after a write of a
+// value the test stops, made under a lock of the same class: the closes
+// and sends of the stop channels it gives up on, the calls of the cancel
+// of the context it runs with (made by context.WithCancel from a root,
+// its cancel kept in a field), the sends of the request type it returns
+// on (case *closeRequest: return). While the sender holds the lock the
+// write has not happened, so the receiver is still running. Every use of
+// those channels and of the cancel field must be in sight, and nothing
+// may write a value the test lets through back (a state that returns to
+// ready). A test made outside the lock, or a stop made without it and
+// without the write first, excuses nothing.
 //
 // Not reported: close(ch); sends on channels from calls, type assertions or
 // other values the pass cannot follow; sends on a channel made in the package

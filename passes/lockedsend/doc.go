@@ -103,7 +103,15 @@
 //     65536 values or more is audited here too;
 //   - a send that can block forever by baresend's proof (its receiver can
 //     stop receiving, its owner can return without receiving): the lock is
-//     then never released. Related carries the proof;
+//     then never released. Related carries the proof. Each path to the
+//     send is judged with what its call site knows: a test of a shutdown
+//     flag or state made under the held lock before the call, or in the
+//     function that sends, while everything that stops the receiver runs
+//     only after a write of that flag under a lock of that class (a Close
+//     that closes the chunk map, setting closed under its lock, before it
+//     sends the close request), leaves the receiver running at the send:
+//     backpressure, the audit tier. The path that lacks the test keeps
+//     the finding in the default tier;
 //   - a stream send, directly or through a chain, and a call configured as
 //     blocking: the peer's flow control bounds the wait, and a peer that
 //     stops reading holds the lock for as long as it likes. One shape is

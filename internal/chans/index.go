@@ -77,8 +77,9 @@ type Index struct {
 	entry   map[*ssa.Function]*Held              // see entryHeld
 	cancels map[*types.Var][]ssa.CallInstruction // calls of a func loaded from a field
 
-	loads   map[*types.Var][]*ssa.UnOp // see fieldLoads
-	inPlace map[*types.Var]bool        // see keptInPlace
+	loads   map[*types.Var][]*ssa.UnOp       // see fieldLoads
+	inPlace map[*types.Var]bool              // see keptInPlace
+	closes  map[*types.Var][]ssa.Instruction // see closesOf
 
 	files    []*ast.File // see SetSyntax
 	info     *types.Info

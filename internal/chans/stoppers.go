@@ -479,6 +479,9 @@ func (x *Index) fieldLoads() map[*types.Var][]*ssa.UnOp {
 // of a value whose origin is f, or of a channel made here and stored
 // there.
 func (x *Index) closesOf(f *types.Var) []ssa.Instruction {
+	if out, ok := x.closes[f]; ok {
+		return out
+	}
 	var out []ssa.Instruction
 	for _, fn := range x.funcs {
 		for _, b := range fn.Blocks {
@@ -500,5 +503,9 @@ func (x *Index) closesOf(f *types.Var) []ssa.Instruction {
 			}
 		}
 	}
+	if x.closes == nil {
+		x.closes = make(map[*types.Var][]ssa.Instruction)
+	}
+	x.closes[f] = out
 	return out
 }

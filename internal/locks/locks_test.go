@@ -56,3 +56,23 @@ func describe(s locks.State) string {
 func TestHeld(t *testing.T) {
 	analysistest.Run(t, fixturetest.Testdata(t, 2), heldAnalyzer, "locks")
 }
+
+// TestExported checks which lock classes code outside the package can
+// take: a mutex kept in an exported field, a type that exports Lock by
+// embedding one, an exported variable.
+func TestExported(t *testing.T) {
+	for class, want := range map[string]bool{
+		"example.com/p.server.mu": false,
+		"example.com/p.Server.Mu": true,
+		"example.com/p.Server":    true,
+		"example.com/p.consumer":  false,
+		"example.com/p.mu":        false,
+		"example.com/p.Mu":        true,
+		"github.com/a/b.c/p.T.mu": false,
+		"database/sql.DB.mu":      false,
+	} {
+		if got := locks.Exported(class); got != want {
+			t.Errorf("Exported(%q) = %v, want %v", class, got, want)
+		}
+	}
+}

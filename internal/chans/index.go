@@ -72,10 +72,9 @@ type Index struct {
 	groupMemo      map[*ssa.Function]GroupOp  // GroupMethod's answers; the zero GroupOp is none
 	signals        map[Site][]ssa.Instruction // stopSignals' answers; nil when it has none
 
-	writes  map[*types.Var][]Write               // the atomic writes of each field; see Writes
-	held    map[*ssa.Function]*locks.Result      // see heldAt
-	entry   map[*ssa.Function]*Held              // see entryHeld
-	cancels map[*types.Var][]ssa.CallInstruction // calls of a func loaded from a field
+	writes map[*types.Var][]Write          // the atomic writes of each field; see Writes
+	held   map[*ssa.Function]*locks.Result // see lockState
+	entry  map[*ssa.Function]*Held         // see entryHeld
 
 	loads   map[*types.Var][]*ssa.UnOp       // see fieldLoads
 	inPlace map[*types.Var]bool              // see keptInPlace

@@ -21,7 +21,7 @@ type connPool struct {
 	stop   func()
 }
 
-func newConnPool() *connPool {
+func NewConnPool() *connPool {
 	ctx, cancel := context.WithCancel(context.Background())
 	p := &connPool{opens: make(chan struct{}, 8), stop: cancel}
 	go p.opener(ctx)
@@ -106,7 +106,7 @@ type racyPool struct {
 	stop   func()
 }
 
-func newRacyPool() *racyPool {
+func NewRacyPool() *racyPool {
 	ctx, cancel := context.WithCancel(context.Background())
 	p := &racyPool{opens: make(chan struct{}, 8), stop: cancel}
 	go p.opener(ctx)
@@ -159,7 +159,7 @@ type seekReq struct{ done chan struct{} }
 
 type closeReq struct{ done chan struct{} }
 
-func newPartition() *partition {
+func NewPartition() *partition {
 	p := &partition{events: make(chan any, 10), closeCh: make(chan struct{})}
 	p.setState(partInit)
 	p.setState(partReady)
@@ -264,7 +264,7 @@ type lockedPart struct {
 	closeCh chan struct{}
 }
 
-func newLockedPart() *lockedPart {
+func NewLockedPart() *lockedPart {
 	p := &lockedPart{events: make(chan any, 10), closeCh: make(chan struct{})}
 	p.setState(partReady)
 	go p.loop()
@@ -305,7 +305,7 @@ type lockedOwner struct {
 func (o *lockedOwner) Close() {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	o.part.close()
+	o.part.closeLocked()
 }
 
 func (o *lockedOwner) Seek() {
@@ -314,7 +314,7 @@ func (o *lockedOwner) Seek() {
 	o.part.seek()
 }
 
-func (p *lockedPart) close() {
+func (p *lockedPart) closeLocked() {
 	if p.getState() != partReady {
 		return
 	}
@@ -342,7 +342,7 @@ type lazyPool struct {
 	stop   func()
 }
 
-func newLazyPool() *lazyPool {
+func NewLazyPool() *lazyPool {
 	ctx, cancel := context.WithCancel(context.Background())
 	p := &lazyPool{opens: make(chan struct{}, 8), stop: cancel}
 	go p.opener(ctx)
@@ -372,7 +372,7 @@ func (p *lazyPool) Request() {
 	p.opens <- struct{}{} // want `send on p.opens .* \[audit: the send runs only while closed is false, and its receiver is not shown to stop before closed is set\]`
 }
 
-// requestBare runs only on the goroutine newLazyPool starts, which holds
+// requestBare runs only on the goroutine NewLazyPool starts, which holds
 // no lock: Close can set closed and stop the opener between the test and
 // the send.
 func (p *lazyPool) requestBare() {
@@ -392,7 +392,7 @@ type exposedPool struct {
 	Done   chan struct{}
 }
 
-func newExposedPool() *exposedPool {
+func NewExposedPool() *exposedPool {
 	p := &exposedPool{opens: make(chan struct{}, 8), Done: make(chan struct{})}
 	go p.opener()
 	return p
@@ -433,7 +433,7 @@ type closedPool struct {
 	done   chan struct{}
 }
 
-func newClosedPool() *closedPool {
+func NewClosedPool() *closedPool {
 	p := &closedPool{opens: make(chan struct{}, 8), done: make(chan struct{})}
 	go p.opener()
 	return p

@@ -21,7 +21,7 @@ type chunkAck struct{ id int }
 
 type chunkClose struct{ done chan struct{} }
 
-func newChunkConsumer() *chunkConsumer {
+func NewChunkConsumer() *chunkConsumer {
 	pc := &chunkConsumer{events: make(chan any, 10), closeCh: make(chan struct{})}
 	pc.chunks = &chunkMap{pc: pc}
 	go pc.loop()
@@ -102,7 +102,7 @@ type lateConsumer struct {
 	chunks  *lateMap
 }
 
-func newLateConsumer() *lateConsumer {
+func NewLateConsumer() *lateConsumer {
 	pc := &lateConsumer{events: make(chan any, 10), closeCh: make(chan struct{})}
 	pc.chunks = &lateMap{pc: pc}
 	go pc.loop()

@@ -59,7 +59,8 @@ const (
 //     before the send, or with stoppers the pass cannot all name: audit,
 //     as before, since the code that stops the receiver usually sets the
 //     flag first, under the lock the sender holds. A state tested so is
-//     no excuse.
+//     no excuse, nor is a test of the caller's (outer) that no stopper of
+//     r is shown to follow a write of.
 func (j *Judge) shutdownGuard(instr ssa.Instruction, r chans.Site, outer *Outer) (missing string, safe bool) {
 	guards := j.idx.GuardsAcross(instr)
 	if outer != nil {
@@ -69,8 +70,8 @@ func (j *Judge) shutdownGuard(instr ssa.Instruction, r chans.Site, outer *Outer)
 		guards = append(guards, outer.Guards...)
 	}
 	best := none
-	for _, g := range guards {
-		e, why := j.weigh(g, r)
+	for i, g := range guards {
+		e, why := j.weigh(g, r, i >= len(guards)-outerCount(outer))
 		if e > best {
 			best, missing = e, why
 		}
@@ -81,12 +82,23 @@ func (j *Judge) shutdownGuard(instr ssa.Instruction, r chans.Site, outer *Outer)
 	return missing, false
 }
 
-// weigh decides what the guard g excuses, for the receiver r.
-func (j *Judge) weigh(g chans.Guard, r chans.Site) (excuse, string) {
-	// A flag the package sets where it shuts down is left to the audit
-	// tier when the pass cannot tell the order, as it always was.
+func outerCount(outer *Outer) int {
+	if outer == nil {
+		return 0
+	}
+	return len(outer.Guards)
+}
+
+// weigh decides what the guard g excuses, for the receiver r. A guard of
+// the caller (caller) tests a field of the caller's own, which may have
+// nothing to do with r: it excuses the send only when some stopper of r
+// is shown to follow a write of that field.
+func (j *Judge) weigh(g chans.Guard, r chans.Site, caller bool) (excuse, string) {
+	// A flag the package sets where it shuts down, tested in the sending
+	// function, is left to the audit tier when the pass cannot tell the
+	// order, as it always was.
 	unseenFlag := func() (excuse, string) {
-		if g.IsFlag() && j.idx.ShutdownWrite(g) {
+		if !caller && g.IsFlag() && j.idx.ShutdownWrite(g) {
 			return partial, "the send runs only while " + g.Describe() + ", and its receiver is not shown to stop before " + g.Field.Name() + " is set"
 		}
 		return none, ""
@@ -116,7 +128,7 @@ func (j *Judge) weigh(g chans.Guard, r chans.Site) (excuse, string) {
 	if ordered {
 		return alive, ""
 	}
-	if !some && !j.idx.ShutdownWrite(g) {
+	if !some && (caller || !j.idx.ShutdownWrite(g)) {
 		return none, ""
 	}
 	return partial, "the send runs only while " + g.Describe() + ", under a lock, and its receiver is not shown to stop only after " +

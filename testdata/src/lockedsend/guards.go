@@ -1,6 +1,9 @@
 package lockedsend
 
-import "sync"
+import (
+	"context"
+	"sync"
+)
 
 // A call under a lock that reaches a send, after a test of a shutdown
 // flag made under the same lock: when whatever stops the send's receiver
@@ -160,4 +163,55 @@ func (m *lateMap) discard(id int) {
 		return
 	}
 	m.pc.ack(id) // want `call to m.pc.ack can block forever while m.mu is held: \(\*lockedsend.lateConsumer\).ack → send on pc.events; its receiver \(\*lateConsumer\).loop can stop receiving`
+}
+
+// topic tests its own closed flag before it asks the discoverer, whose
+// loop stops on a context of its own: the flag orders nothing about that
+// loop, and the call can block forever while mux is held.
+type discoverer struct {
+	q   chan string
+	ctx context.Context
+}
+
+func NewDiscoverer(ctx context.Context) *discoverer {
+	d := &discoverer{q: make(chan string, 32), ctx: ctx}
+	go d.loop()
+	return d
+}
+
+func (d *discoverer) loop() {
+	for {
+		select {
+		case <-d.q:
+		case <-d.ctx.Done():
+			return
+		}
+	}
+}
+
+func (d *discoverer) discover(topic string) {
+	d.q <- topic
+}
+
+type topic struct {
+	mux    sync.RWMutex
+	closed bool
+	d      *discoverer
+	done   chan struct{}
+}
+
+func (t *topic) Close() {
+	t.mux.Lock()
+	defer t.mux.Unlock()
+	t.closed = true
+	close(t.done)
+}
+
+func (t *topic) subscribe() {
+	t.mux.RLock()
+	defer t.mux.RUnlock()
+	if t.closed {
+		return
+	}
+	t.d.discover("t") // want `call to t.d.discover can block forever while t.mux is held: \(\*lockedsend.discoverer\).discover → send on d.q; its receiver \(\*discoverer\).loop can stop receiving`
 }

@@ -145,22 +145,14 @@ func (x *Index) onlyStops(r Site, cases []ssa.Value) bool {
 		return false
 	}
 	stops := make(map[flow.Edge]bool)
-	for _, b := range r.Func.Blocks {
-		for _, instr := range b.Instrs {
-			s, ok := instr.(*ssa.Select)
-			if !ok {
-				continue
-			}
-			for i, st := range s.States {
-				if st.Dir != types.RecvOnly || !containsValue(cases, st.Chan) {
-					continue
-				}
-				if e, ok := CaseEdge(s, i); ok {
-					stops[e] = true
-				}
-			}
+	recvCases(r.Func, func(s *ssa.Select, i int) {
+		if !containsValue(cases, s.States[i].Chan) {
+			return
 		}
-	}
+		if e, ok := CaseEdge(s, i); ok {
+			stops[e] = true
+		}
+	})
 	for _, ref := range *sel.Referrers() {
 		if e, ok := ref.(*ssa.Extract); ok && e.Index == 1 && inCase(r, e.Block()) {
 			okBranches(e, true, stops) // r's channel closed: no sender is left

@@ -49,6 +49,24 @@ func (x *Index) Dead(ch ssa.Value) bool {
 	return true
 }
 
+// recvCases calls f for every receive case of every select in fn: the
+// select and the case's index.
+func recvCases(fn *ssa.Function, f func(sel *ssa.Select, i int)) {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			sel, ok := instr.(*ssa.Select)
+			if !ok {
+				continue
+			}
+			for i, st := range sel.States {
+				if st.Dir == types.RecvOnly {
+					f(sel, i)
+				}
+			}
+		}
+	}
+}
+
 // CaseEdge returns the edge that enters the body of case k of sel:
 //
 //	t6 = select blocking [<-t3, <-t4] (index int, ok bool, int, struct{})

@@ -228,19 +228,11 @@ func (x *Index) stopCases(r Site) []*types.Var {
 // receiving again.
 func (x *Index) giveUpCases(r Site) []ssa.Value {
 	var out []ssa.Value
-	for _, b := range r.Func.Blocks {
-		for _, instr := range b.Instrs {
-			sel, ok := instr.(*ssa.Select)
-			if !ok {
-				continue
-			}
-			for i, st := range sel.States {
-				if st.Dir == types.RecvOnly && (sel != r.Instr || i != r.State) && x.returnsAfter(sel, i, r.Instr) {
-					out = append(out, st.Chan)
-				}
-			}
+	recvCases(r.Func, func(sel *ssa.Select, i int) {
+		if (sel != r.Instr || i != r.State) && x.returnsAfter(sel, i, r.Instr) {
+			out = append(out, sel.States[i].Chan)
 		}
-	}
+	})
 	return out
 }
 

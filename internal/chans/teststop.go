@@ -37,30 +37,19 @@ func (x *Index) StopsOnlyUnderTest(r Site) []ssa.Instruction {
 	}
 	cut := make(map[flow.Edge]bool)
 	var fires []ssa.Instruction
-	for _, b := range r.Func.Blocks {
-		for _, instr := range b.Instrs {
-			s, ok := instr.(*ssa.Select)
-			if !ok {
-				continue
-			}
-			for i, st := range s.States {
-				if st.Dir != types.RecvOnly || s == sel && i == r.State {
-					continue
-				}
-				f := LoadedField(st.Chan)
-				if f == nil {
-					continue
-				}
-				sites := x.firedOnlyUnderTest(f)
-				e, ok := CaseEdge(s, i)
-				if sites == nil || !ok {
-					continue
-				}
-				cut[e] = true
-				fires = append(fires, sites...)
-			}
+	recvCases(r.Func, func(s *ssa.Select, i int) {
+		f := LoadedField(s.States[i].Chan)
+		if s == sel && i == r.State || f == nil {
+			return
 		}
-	}
+		sites := x.firedOnlyUnderTest(f)
+		e, ok := CaseEdge(s, i)
+		if sites == nil || !ok {
+			return
+		}
+		cut[e] = true
+		fires = append(fires, sites...)
+	})
 	if len(cut) == 0 {
 		return nil
 	}

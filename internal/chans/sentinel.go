@@ -328,7 +328,7 @@ func receivesAcross(in ssa.Instruction, ch ssa.Value, binds map[ssa.Value]ssa.Va
 func (x *Index) onlySentinel(set *chanSet, send *ssa.Send, sentinel *ssa.Const) bool {
 	shipped := !InTestFile(send)
 	for _, s := range x.sends {
-		if s != send && !(shipped && InTestFile(s)) && set.holds(x, s.Chan) && !differs(s.X, sentinel, s) {
+		if s != send && (!shipped || !InTestFile(s)) && set.holds(x, s.Chan) && !differs(s.X, sentinel, s) {
 			return false
 		}
 	}

@@ -237,7 +237,7 @@ func atZero(b *ssa.BasicBlock, k *ssa.Phi) bool {
 			continue
 		}
 		cmp, ok := cond.Cond.(*ssa.BinOp)
-		if !ok || !isConst(cmp.Y, 0) || !(cmp.X == k || isDecrement(cmp.X, k)) {
+		if !ok || !isConst(cmp.Y, 0) || cmp.X != k && !isDecrement(cmp.X, k) {
 			continue
 		}
 		switch cmp.Op {

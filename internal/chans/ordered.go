@@ -109,7 +109,7 @@ func (x *Index) scanSignals(r Site) (signals []ssa.Instruction, ok bool) {
 			}
 			continue
 		}
-		call, isCall := unchanged(ch).(*ssa.Call)
+		call, isCall := unconverted(ch).(*ssa.Call)
 		if !isCall || call.Call.IsInvoke() || call.Call.StaticCallee() == nil ||
 			call.Call.Signature().Recv() == nil || len(call.Call.Args) == 0 {
 			return nil, false
@@ -127,16 +127,6 @@ func (x *Index) scanSignals(r Site) (signals []ssa.Instruction, ok bool) {
 	return signals, true
 }
 
-func unchanged(v ssa.Value) ssa.Value {
-	for {
-		c, ok := v.(*ssa.ChangeType)
-		if !ok {
-			return v
-		}
-		v = c.X
-	}
-}
-
 // onlyStops reports whether r's function, once at r's select, can return
 // only through one of the stop cases, or once r's channel is closed.
 func (x *Index) onlyStops(r Site, cases []ssa.Value) bool {
@@ -145,7 +135,7 @@ func (x *Index) onlyStops(r Site, cases []ssa.Value) bool {
 		return false
 	}
 	stops := make(map[flow.Edge]bool)
-	recvCases(r.Func, func(s *ssa.Select, i int) {
+	RecvCases(r.Func, func(s *ssa.Select, i int) {
 		if !containsValue(cases, s.States[i].Chan) {
 			return
 		}

@@ -49,9 +49,9 @@ func (x *Index) Dead(ch ssa.Value) bool {
 	return true
 }
 
-// recvCases calls f for every receive case of every select in fn: the
+// RecvCases calls f for every receive case of every select in fn: the
 // select and the case's index.
-func recvCases(fn *ssa.Function, f func(sel *ssa.Select, i int)) {
+func RecvCases(fn *ssa.Function, f func(sel *ssa.Select, i int)) {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			sel, ok := instr.(*ssa.Select)

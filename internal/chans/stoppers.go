@@ -103,26 +103,12 @@ func (x *Index) Stoppers(r Site) ([]ssa.Instruction, bool) {
 //	t5 = t4 == 0:int
 //	if t5 goto 4 else 5     // 4 dominates b: case 0
 func decidingCase(b *ssa.BasicBlock) (sel *ssa.Select, k int, to *ssa.BasicBlock, ok bool) {
-	for _, blk := range b.Parent().Blocks {
-		for _, instr := range blk.Instrs {
-			s, isSel := instr.(*ssa.Select)
-			if !isSel {
-				continue
-			}
-			for i, st := range s.States {
-				if st.Dir != types.RecvOnly {
-					continue
-				}
-				e, found := CaseEdge(s, i)
-				if !found || len(e.To.Preds) != 1 || !e.To.Dominates(b) {
-					continue
-				}
-				if to == nil || to.Dominates(e.To) {
-					sel, k, to, ok = s, i, e.To, true
-				}
-			}
+	RecvCases(b.Parent(), func(s *ssa.Select, i int) {
+		e, found := CaseEdge(s, i)
+		if found && len(e.To.Preds) == 1 && e.To.Dominates(b) && (to == nil || to.Dominates(e.To)) {
+			sel, k, to, ok = s, i, e.To, true
 		}
-	}
+	})
 	return sel, k, to, ok
 }
 

@@ -228,7 +228,7 @@ func (x *Index) stopCases(r Site) []*types.Var {
 // receiving again.
 func (x *Index) giveUpCases(r Site) []ssa.Value {
 	var out []ssa.Value
-	recvCases(r.Func, func(sel *ssa.Select, i int) {
+	RecvCases(r.Func, func(sel *ssa.Select, i int) {
 		if (sel != r.Instr || i != r.State) && x.returnsAfter(sel, i, r.Instr) {
 			out = append(out, sel.States[i].Chan)
 		}

@@ -37,7 +37,7 @@ func (x *Index) StopsOnlyUnderTest(r Site) []ssa.Instruction {
 	}
 	cut := make(map[flow.Edge]bool)
 	var fires []ssa.Instruction
-	recvCases(r.Func, func(s *ssa.Select, i int) {
+	RecvCases(r.Func, func(s *ssa.Select, i int) {
 		f := LoadedField(s.States[i].Chan)
 		if s == sel && i == r.State || f == nil {
 			return

@@ -1,7 +1,6 @@
 package verdict
 
 import (
-	"go/types"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -34,22 +33,14 @@ func (j *Judge) doneAfterSends(u *chans.Uses, s chans.Site) []flow.Edge {
 		}
 	}
 	var out []flow.Edge
-	for _, b := range u.Owner().Blocks {
-		for _, instr := range b.Instrs {
-			sel, ok := instr.(*ssa.Select)
-			if !ok {
-				continue
-			}
-			for k, st := range sel.States {
-				if st.Dir != types.RecvOnly || !j.closedAfterSends(u, s, st.Chan) {
-					continue
-				}
-				if e, ok := chans.CaseEdge(sel, k); ok {
-					out = append(out, e)
-				}
-			}
+	chans.RecvCases(u.Owner(), func(sel *ssa.Select, k int) {
+		if !j.closedAfterSends(u, s, sel.States[k].Chan) {
+			return
 		}
-	}
+		if e, ok := chans.CaseEdge(sel, k); ok {
+			out = append(out, e)
+		}
+	})
 	return out
 }
 

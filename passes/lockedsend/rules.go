@@ -348,25 +348,7 @@ func afterReceive(s chans.Site, pos token.Pos) bool {
 	if target == nil {
 		return true
 	}
-	from := s.Instr.Block()
-	if target.Block() == from && flow.IndexOf(target) > flow.IndexOf(s.Instr) {
-		return true
-	}
-	seen := map[*ssa.BasicBlock]bool{}
-	work := append([]*ssa.BasicBlock(nil), from.Succs...)
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		if seen[b] {
-			continue
-		}
-		seen[b] = true
-		if b == target.Block() {
-			return true
-		}
-		work = append(work, b.Succs...)
-	}
-	return false
+	return flow.Reaches(s.Instr, target)
 }
 
 // callAt returns the call or defer instruction of fn at pos.

@@ -1,7 +1,6 @@
 package verdict
 
 import (
-
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/sendlint/sendlint/internal/chans"

@@ -495,3 +495,37 @@ func (x *Index) closesOf(f *types.Var) []ssa.Instruction {
 	x.closes[f] = out
 	return out
 }
+
+// StopsOnlyOn reports whether the receiver r stops only on the value the
+// send at instr makes, once per run: every stopper of r (Stoppers) is that
+// send, and the send cannot run again before its function returns. A
+// Close that hands its loop a close request is the common case:
+//
+//	func (c *consumer) Close() {
+//		if c.state() != ready {
+//			return
+//		}
+//		req := &closeRequest{done: make(chan struct{})}
+//		c.events <- req // the loop returns only after taking a closeRequest
+//		<-req.done
+//	}
+//
+// For such a send to find r gone, r must have taken the value of an
+// earlier run of this same send: it blocks only when its function runs
+// twice for one channel (a second Close), which the receiver's own stop
+// says nothing about.
+func (x *Index) StopsOnlyOn(r Site, instr ssa.Instruction) bool {
+	if flow.Reaches(instr, instr) {
+		return false // a loop of stop requests: the second finds r gone
+	}
+	stoppers, named := x.Stoppers(r)
+	if !named || len(stoppers) == 0 {
+		return false
+	}
+	for _, s := range stoppers {
+		if s != instr {
+			return false
+		}
+	}
+	return true
+}

@@ -250,11 +250,22 @@ func (j *Judge) receiverStops(v Verdict, r chans.Site, handed ssa.Instruction, i
 		v.Related = append(v.Related, related(handed.Pos(), runnerNote(r.Func, handed)))
 	}
 	v.Reason = "its receiver " + OwnerName(r.Func) + " can stop receiving, and " + v.Reason
-	v.Missing = cmp.Or(madeInTests(v.Makes), guard, j.deregistered(r, kept))
+	v.Missing = cmp.Or(madeInTests(v.Makes), guard, j.deregistered(r, kept), selfStop(j.idx, r, instr))
 	if j.ownerWaits(r, v.Makes) {
 		v.Missing = cmp.Or(j.overflow(instr, ch, v.Makes), v.Missing)
 	}
 	return v
+}
+
+// selfStop says what is missing when the receiver r stops only on the
+// value this send makes (chans.StopsOnlyOn): it can be gone only after
+// taking an earlier run's, so the send blocks only when it runs twice for
+// one channel, and nothing r does on its own strands it.
+func selfStop(idx *chans.Index, r chans.Site, instr ssa.Instruction) string {
+	if !idx.StopsOnlyOn(r, instr) {
+		return ""
+	}
+	return "its receiver " + OwnerName(r.Func) + " stops only on the value this send makes: it blocks only if the send runs twice for one channel"
 }
 
 // testStop says what is missing when the receiver's only stop is fired by

@@ -111,7 +111,11 @@
 // other stops or senders are not ordered by that wait; "the send runs
 // only when (*W).draining is true, and its receiver gives up here only
 // when it is false" (a dispatcher that drains in one mode and gives up on
-// a stop in the other, asked the same question as the send). A receiver
+// a stop in the other, asked the same question as the send); "its
+// receiver X stops only on the value this send makes: it blocks only if
+// the send runs twice for one channel" (a Close that hands its loop the
+// close request the loop returns on, and nothing else stops the loop: it
+// can be gone only after taking an earlier Close's request). A receiver
 // of the same field on another struct is not this
 // channel's receiver when both structs are composite literals the code
 // names (a subscription made by Consume and one made by Fetch): its

@@ -194,13 +194,14 @@ func (p *partition) internalClose(req *closeReq) {
 }
 
 // Close is exported and called through an interface here: its callers
-// are out of sight, so the lock it is called under is not known.
+// are out of sight, so the lock it is called under is not known. Its own
+// send is the loop's only stop (selfstop.go): the audit tier.
 func (p *partition) Close() {
 	if p.getState() != partReady {
 		return
 	}
 	req := &closeReq{done: make(chan struct{})}
-	p.events <- req // want `send on p.events \(chan any, cap 10\) can block forever: its receiver \(\*partition\).loop can stop receiving`
+	p.events <- req // want `send on p.events \(chan any, cap 10\) can block forever: its receiver \(\*partition\).loop can stop receiving.*\[audit: its receiver \(\*partition\)\.loop stops only on the value this send makes`
 	<-req.done
 }
 

@@ -250,7 +250,7 @@ func (j *Judge) receiverStops(v Verdict, r chans.Site, handed ssa.Instruction, i
 		v.Related = append(v.Related, related(handed.Pos(), runnerNote(r.Func, handed)))
 	}
 	v.Reason = "its receiver " + OwnerName(r.Func) + " can stop receiving, and " + v.Reason
-	v.Missing = cmp.Or(madeInTests(v.Makes), guard, j.deregistered(r, kept), selfStop(j.idx, r, instr))
+	v.Missing = cmp.Or(madeInTests(v.Makes), guard, j.deregistered(r, kept), selfStop(j.idx, r, instr), j.perCallBuffer(v.Makes, r, instr))
 	if j.ownerWaits(r, v.Makes) {
 		v.Missing = cmp.Or(j.overflow(instr, ch, v.Makes), v.Missing)
 	}
@@ -266,6 +266,39 @@ func selfStop(idx *chans.Index, r chans.Site, instr ssa.Instruction) string {
 		return ""
 	}
 	return "its receiver " + OwnerName(r.Func) + " stops only on the value this send makes: it blocks only if the send runs twice for one channel"
+}
+
+// perCallBuffer says what is missing when the send fills its buffer only
+// as fast as the package's users call: every channel it may use is
+// buffered (the smallest holds c values; makes in test files do not count
+// for shipped code), its receiver r stops only when told to
+// (chans.StopsOnlyWhenSignalled), and the send is made once per call of
+// the package's API (chans.OncePerCall). The receiver is stopped by the
+// code that also calls: the send blocks only when its callers go on
+// calling after they stopped r, until the buffer is full, a contract
+// about the order of calls that the pass cannot see the other half of. A
+// loop or a goroutine of the package that keeps sending fills it by
+// itself, and an unbuffered send blocks at the first call: both stay
+// proven.
+func (j *Judge) perCallBuffer(makes []*ssa.MakeChan, r chans.Site, instr ssa.Instruction) string {
+	c := -1
+	shipped := !chans.InTestFile(instr)
+	for _, mk := range makes {
+		if shipped && chans.InTestFile(mk) {
+			continue
+		}
+		n, ok := chans.ConstCapOK(mk)
+		if !ok {
+			return ""
+		}
+		if c < 0 || n < c {
+			c = n
+		}
+	}
+	if c < 1 || !j.idx.StopsOnlyWhenSignalled(r) || !j.idx.OncePerCall(instr) {
+		return ""
+	}
+	return fmt.Sprintf("its receiver %s stops only when told to, and this send is made once per call into a buffer of %d: it blocks only if callers go on calling after the stop until the buffer is full", OwnerName(r.Func), c)
 }
 
 // testStop says what is missing when the receiver's only stop is fired by

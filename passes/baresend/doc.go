@@ -115,7 +115,16 @@
 // receiver X stops only on the value this send makes: it blocks only if
 // the send runs twice for one channel" (a Close that hands its loop the
 // close request the loop returns on, and nothing else stops the loop: it
-// can be gone only after taking an earlier Close's request). A receiver
+// can be gone only after taking an earlier Close's request); "its
+// receiver X stops only when told to, and this send is made once per call
+// into a buffer of 100: it blocks only if callers go on calling after the
+// stop until the buffer is full" (a loop stopped by its owner's Close, a
+// closer, or a context whose cancel the package keeps, fed one value per
+// call of an exported function: whether callers may go on after the stop
+// is the API's contract; a loop or goroutine of the package that keeps
+// sending, an unbuffered send, a loop that can return on an error of its
+// own, or one that gives up on a context its callers handed in stay
+// default findings). A receiver
 // of the same field on another struct is not this
 // channel's receiver when both structs are composite literals the code
 // names (a subscription made by Consume and one made by Fetch): its

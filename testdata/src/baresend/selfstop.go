@@ -20,7 +20,7 @@ type topicPartition struct {
 }
 
 func NewTopicPartition() *topicPartition {
-	p := &topicPartition{events: make(chan any, 10), closed: make(chan struct{})}
+	p := &topicPartition{events: make(chan any), closed: make(chan struct{})}
 	go p.loop()
 	return p
 }
@@ -57,13 +57,13 @@ func (p *topicPartition) Close() {
 	<-req.done
 }
 
-// Ack races Close: a request queued after the close request is never
-// taken, and once ten are stranded the next Ack blocks for good.
+// Ack races Close: an Ack that passed the state test before Close and
+// sends after the loop returned blocks for good.
 func (p *topicPartition) Ack(id uint64) {
 	if p.state.Load() != 0 {
 		return
 	}
-	p.events <- &ackMsg{id: id} // want `send on p\.events \(chan any, cap 10\) can block forever: its receiver \(\*topicPartition\)\.loop can stop receiving`
+	p.events <- &ackMsg{id: id} // want `send on p\.events \(chan any, unbuffered\) can block forever: its receiver \(\*topicPartition\)\.loop can stop receiving`
 }
 
 // restarter's Restart sends one stop request per round into a loop that

@@ -1,0 +1,116 @@
+package chans
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/sendlint/sendlint/internal/flow"
+)
+
+// OncePerCall reports whether the send at instr runs at most once for each
+// call a user of the package makes: it is not in a loop of its function,
+// and every chain of calls in this package that reaches that function
+// starts at an exported function or method, through call sites that are
+// neither go statements nor in loops. A send that a goroutine of the
+// package makes, or that a loop repeats, can fill any buffer by itself
+// once the receiver is gone; one made once per call fills it only as fast
+// as users keep calling.
+//
+//	func (w *Mark) Done(i uint64) { w.marks <- mark{i, true} }  // once per call
+//	func (s *stream) recvLoop() { for { ...; s.out <- resp } }  // not
+func (x *Index) OncePerCall(instr ssa.Instruction) bool {
+	return !flow.Reaches(instr, instr) && x.calledPerCall(instr.Parent(), 0)
+}
+
+func (x *Index) calledPerCall(fn *ssa.Function, depth int) bool {
+	if depth > maxDepth || fn.Pkg != x.pkg || x.escaped[fn] {
+		return false
+	}
+	var sites []ssa.CallInstruction
+	if obj := fn.Object(); fn.Parent() == nil && obj != nil && obj.Exported() {
+		if x.bound[obj] || x.thunked[obj] || fn.Signature.Recv() != nil && x.invokable(fn) {
+			return false // a method value, or an interface's method, the package may call from a goroutine
+		}
+		sites = x.calls[fn] // a user's call is one; the package's own must be too
+	} else {
+		var ok bool
+		if sites, ok = x.callers(fn); !ok || len(sites) == 0 {
+			return false
+		}
+	}
+	for _, s := range sites {
+		if _, isGo := s.(*ssa.Go); isGo || flow.Reaches(s, s) {
+			return false
+		}
+		if !x.calledPerCall(s.Parent(), depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// invokable reports whether an interface method call of this package may
+// run the method fn: it invokes fn's name on an interface whose method of
+// that name has fn's signature (or on a type parameter). Unlike
+// dispatchable it does not ask which types implement the interface, only
+// whether the call could reach a method like fn at all: ctx.Done() never
+// runs a Done(uint64).
+func (x *Index) invokable(fn *ssa.Function) bool {
+	name := fn.Object().Name()
+	for _, iface := range x.ifaces[name] {
+		if iface == nil {
+			return true
+		}
+		for m := range iface.Methods() {
+			if m.Name() == name && types.Identical(m.Type(), fn.Signature) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// StopsOnlyWhenSignalled reports whether the receiver r stops only when
+// its owner tells it to: each return of its function that r can reach
+// follows a case of a select on a stop channel of another value than r's
+// own (a field, a closer's channel), on the Done of a context whose cancel
+// the package keeps (cancelStoppers: context.WithCancel from a root
+// context), or on a request on r's own channel that it recognises by its
+// type (case *closeRequest: return). A receiver that can return on its own
+// (an error, a failed write, the end of its input) is not one, nor is one
+// that gives up on a context its callers handed in: that context can end
+// for reasons of its own, at any time, and the senders cannot know it.
+func (x *Index) StopsOnlyWhenSignalled(r Site) bool {
+	stops := false
+	for _, b := range r.Func.Blocks {
+		ret, isRet := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !isRet || !flow.Reaches(r.Instr, ret) {
+			continue
+		}
+		sel, k, to, ok := decidingCase(b)
+		if !ok {
+			return false
+		}
+		ch := sel.States[k].Chan
+		switch {
+		case sel == r.Instr && k == r.State || SameValue(ch, RecvChan(r)):
+			if assertedOn(received(sel, k), b, to) == nil {
+				return false
+			}
+		case isContextDone(ch):
+			var cancels []ssa.Instruction
+			if !x.cancelStoppers(ch, r.Func, &cancels) {
+				return false
+			}
+		}
+		stops = true
+	}
+	return stops
+}
+
+// isContextDone reports whether ch is the Done channel of a context.
+func isContextDone(ch ssa.Value) bool {
+	done, ok := ch.(*ssa.Call)
+	return ok && done.Call.IsInvoke() && done.Call.Method.Name() == "Done" && isContext(done.Call.Value.Type())
+}

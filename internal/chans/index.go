@@ -33,6 +33,7 @@ type Index struct {
 	globalSts  map[*ssa.Global][]*ssa.Store
 	recvs      []Site                              // every receive in the package, Func and Instr set
 	invoked    map[string]bool                     // names of methods called through interfaces
+	invokes    map[string][]ssa.CallInstruction    // those calls, by method name
 	ifaces     map[string][]*types.Interface       // the interfaces they are called on; nil for a type parameter
 	bound      map[types.Object]bool               // methods used as method values or expressions
 	thunked    map[types.Object]bool               // methods used as method expressions (T.m)
@@ -99,6 +100,7 @@ func NewIndex(pkg *ssa.Package, funcs []*ssa.Function) *Index {
 		uses:        make(map[*ssa.MakeChan]*Uses),
 		loops:       make(map[*ssa.Function]*flow.Loops),
 		invoked:     make(map[string]bool),
+		invokes:     make(map[string][]ssa.CallInstruction),
 		ifaces:      make(map[string][]*types.Interface),
 		inserts:     make(map[any][]*ssa.MapUpdate),
 		deletes:     make(map[any][]*ssa.Call),
@@ -198,6 +200,7 @@ func (x *Index) addFuncRefs(instr ssa.Instruction) {
 	if call, ok := instr.(ssa.CallInstruction); ok && call.Common().IsInvoke() {
 		name := call.Common().Method.Name()
 		x.invoked[name] = true
+		x.invokes[name] = append(x.invokes[name], call)
 		var iface *types.Interface // stays nil for a call on a type parameter
 		if t := call.Common().Value.Type(); !isTypeParam(t) {
 			iface, _ = t.Underlying().(*types.Interface)

@@ -24,20 +24,12 @@ func (x *Index) OncePerCall(instr ssa.Instruction) bool {
 }
 
 func (x *Index) calledPerCall(fn *ssa.Function, depth int) bool {
-	if depth > maxDepth || fn.Pkg != x.pkg || x.escaped[fn] {
+	if depth > maxDepth {
 		return false
 	}
-	var sites []ssa.CallInstruction
-	if obj := fn.Object(); fn.Parent() == nil && obj != nil && obj.Exported() {
-		if x.bound[obj] || x.thunked[obj] || fn.Signature.Recv() != nil && x.invokable(fn) {
-			return false // a method value, or an interface's method, the package may call from a goroutine
-		}
-		sites = x.calls[fn] // a user's call is one; the package's own must be too
-	} else {
-		var ok bool
-		if sites, ok = x.callers(fn); !ok || len(sites) == 0 {
-			return false
-		}
+	sites, ok := x.callSites(fn)
+	if !ok {
+		return false
 	}
 	for _, s := range sites {
 		if _, isGo := s.(*ssa.Go); isGo || flow.Reaches(s, s) {
@@ -50,25 +42,38 @@ func (x *Index) calledPerCall(fn *ssa.Function, depth int) bool {
 	return true
 }
 
-// invokable reports whether an interface method call of this package may
-// run the method fn: it invokes fn's name on an interface whose method of
-// that name has fn's signature (or on a type parameter). Unlike
-// dispatchable it does not ask which types implement the interface, only
-// whether the call could reach a method like fn at all: ctx.Done() never
-// runs a Done(uint64).
-func (x *Index) invokable(fn *ssa.Function) bool {
-	name := fn.Object().Name()
-	for _, iface := range x.ifaces[name] {
-		if iface == nil {
-			return true
-		}
-		for m := range iface.Methods() {
-			if m.Name() == name && types.Identical(m.Type(), fn.Signature) {
-				return true
-			}
+// callSites returns the calls of fn in this package, direct or through an
+// interface, when they are all in sight; for an exported function or
+// method, the package's own calls, its users' being out of sight and each
+// one call. A method value or expression (go s.loop, T.m) hides its
+// calls.
+func (x *Index) callSites(fn *ssa.Function) ([]ssa.CallInstruction, bool) {
+	obj := fn.Object()
+	if fn.Parent() != nil || obj == nil {
+		sites, ok := x.callers(fn) // a closure: only called, never handed on
+		return sites, ok && len(sites) > 0
+	}
+	if fn.Pkg != x.pkg || x.escaped[fn] || x.bound[obj] || x.thunked[obj] || fn.TypeParams().Len() > 0 || fn.Signature.Recv() != nil && isGenericRecv(fn) {
+		return nil, false
+	}
+	sites := append(x.invokesOf(fn), x.calls[fn]...)
+	return sites, obj.Exported() || len(sites) > 0
+}
+
+// invokesOf returns the interface method calls of this package that may
+// run the method fn: those of its name whose method has its signature.
+// ctx.Done() never runs a Done(uint64).
+func (x *Index) invokesOf(fn *ssa.Function) []ssa.CallInstruction {
+	if fn.Signature.Recv() == nil {
+		return nil
+	}
+	var out []ssa.CallInstruction
+	for _, call := range x.invokes[fn.Object().Name()] {
+		if types.Identical(call.Common().Method.Type(), fn.Signature) {
+			out = append(out, call)
 		}
 	}
-	return false
+	return out
 }
 
 // StopsOnlyWhenSignalled reports whether the receiver r stops only when

@@ -602,6 +602,23 @@ func CapString(mk *ssa.MakeChan) string {
 	return ""
 }
 
+// ShippedMakes returns the makes outside _test.go files, or all of them
+// when every one is in a test file: a field that tests fill with channels
+// of their own still holds, in the code that ships, only those its own
+// code makes.
+func ShippedMakes(makes []*ssa.MakeChan) []*ssa.MakeChan {
+	var out []*ssa.MakeChan
+	for _, mk := range makes {
+		if !InTestFile(mk) {
+			out = append(out, mk)
+		}
+	}
+	if len(out) == 0 {
+		return makes
+	}
+	return out
+}
+
 // CapsOf describes the capacities of the make sites: "cap 1000",
 // "unbuffered", or "cap 1, 100 or 1000" when several makes feed one field.
 func CapsOf(makes []*ssa.MakeChan) string {

@@ -270,8 +270,7 @@ func selfStop(idx *chans.Index, r chans.Site, instr ssa.Instruction) string {
 
 // perCallBuffer says what is missing when the send fills its buffer only
 // as fast as the package's users call: every channel it may use is
-// buffered (the smallest holds c values; makes in test files do not count
-// for shipped code), its receiver r stops only when told to
+// buffered (the smallest holds c values), its receiver r stops only when told to
 // (chans.StopsOnlyWhenSignalled), and the send is made once per call of
 // the package's API (chans.OncePerCall). The receiver is stopped by the
 // code that also calls: the send blocks only when its callers go on
@@ -282,11 +281,7 @@ func selfStop(idx *chans.Index, r chans.Site, instr ssa.Instruction) string {
 // proven.
 func (j *Judge) perCallBuffer(makes []*ssa.MakeChan, r chans.Site, instr ssa.Instruction) string {
 	c := -1
-	shipped := !chans.InTestFile(instr)
 	for _, mk := range makes {
-		if shipped && chans.InTestFile(mk) {
-			continue
-		}
 		n, ok := chans.ConstCapOK(mk)
 		if !ok {
 			return ""
@@ -511,6 +506,9 @@ func recvPos(r chans.Site) token.Pos {
 // unowned is the verdict for a channel the sender does not own: whoever owns
 // it can stop reading, and the send has no way out.
 func (j *Judge) unowned(instr ssa.Instruction, ch ssa.Value, makes []*ssa.MakeChan) Verdict {
+	if !chans.InTestFile(instr) {
+		makes = chans.ShippedMakes(makes) // a test's channel says nothing of shipped code's
+	}
 	v := Verdict{Blocks: true, Reason: NoWayOut, Makes: makes, Missing: NoReceiverSeen}
 	if j.fanOut(instr, ch) {
 		v.Reason += "; in this loop over receivers one slow receiver stalls every later one"

@@ -53,7 +53,8 @@ func (x *Index) callSites(fn *ssa.Function) ([]ssa.CallInstruction, bool) {
 		sites, ok := x.callers(fn) // a closure: only called, never handed on
 		return sites, ok && len(sites) > 0
 	}
-	if fn.Pkg != x.pkg || x.escaped[fn] || x.bound[obj] || x.thunked[obj] || fn.TypeParams().Len() > 0 || fn.Signature.Recv() != nil && isGenericRecv(fn) {
+	if fn.Pkg != x.pkg || x.escaped[fn] || x.bound[obj] || x.thunked[obj] ||
+		fn.TypeParams().Len() > 0 || fn.Signature.Recv() != nil && isGenericRecv(fn) {
 		return nil, false
 	}
 	sites := append(x.invokesOf(fn), x.calls[fn]...)

@@ -270,11 +270,11 @@ func selfStop(idx *chans.Index, r chans.Site, instr ssa.Instruction) string {
 
 // perCallBuffer says what is missing when the send fills its buffer only
 // as fast as the package's users call: every channel it may use is
-// buffered (the smallest holds c values), its receiver r stops only when told to
-// (chans.StopsOnlyWhenSignalled), and the send is made once per call of
-// the package's API (chans.OncePerCall). The receiver is stopped by the
-// code that also calls: the send blocks only when its callers go on
-// calling after they stopped r, until the buffer is full, a contract
+// buffered (the smallest holds c values), its receiver r stops only when
+// told to (chans.StopsOnlyWhenSignalled), and the send is made once per
+// call of the package's API (chans.OncePerCall). The receiver is stopped
+// by the code that also calls: the send blocks only when its callers go
+// on calling after they stopped r, until the buffer is full, a contract
 // about the order of calls that the pass cannot see the other half of. A
 // loop or a goroutine of the package that keeps sending fills it by
 // itself, and an unbuffered send blocks at the first call: both stay

@@ -797,8 +797,9 @@ func (x *Index) GivesUp(r Site) bool {
 //			return                  // reached only through done
 //		}
 //
-// A field stored anew between the two receives would make them two
-// channels; the pass takes them for one.
+// So is the branch taken when a helper says the channel is closed
+// (calledClosedEdges). A field stored anew between the two receives would
+// make them two channels; the pass takes them for one.
 func drainedEdges(fn *ssa.Function, ch ssa.Value) map[flow.Edge]bool {
 	edges := make(map[flow.Edge]bool)
 	for _, b := range fn.Blocks {
@@ -814,6 +815,7 @@ func drainedEdges(fn *ssa.Function, ch ssa.Value) map[flow.Edge]bool {
 			}
 		}
 	}
+	calledClosedEdges(fn, ch, edges)
 	return edges
 }
 

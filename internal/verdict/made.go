@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"go/token"
 
+	"slices"
+
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 
@@ -191,8 +193,8 @@ func (j *Judge) leakedSender(u *chans.Uses, s chans.Site) Verdict {
 	owner := u.Owner()
 	recvs, caseEdges := chans.ReceiveEdges(u, owner)
 	startedAt := []analysis.RelatedInformation{related(s.Start.Pos(), "sender started here")}
-	without := Verdict{Blocks: true, Reason: OwnerName(owner) + " can return without receiving it", Related: startedAt}
-	partial := Verdict{Blocks: true, Reason: OwnerName(owner) + " can return before receiving every value", Related: startedAt}
+	without := closedOnReturn(u, owner, Verdict{Blocks: true, Reason: OwnerName(owner) + " can return without receiving it", Related: startedAt})
+	partial := closedOnReturn(u, owner, Verdict{Blocks: true, Reason: OwnerName(owner) + " can return before receiving every value", Related: startedAt})
 	n := j.idx.Count(u, u.Sends)
 	weights := j.receiveWeights(u, caseEdges, n)
 	for _, e := range j.doneAfterSends(u, s) {
@@ -228,6 +230,26 @@ func (j *Judge) leakedSender(u *chans.Uses, s chans.Site) Verdict {
 		return without
 	}
 	return partial
+}
+
+// closedOnReturn marks v, whose owner can return without receiving, as a
+// panic when the owner defers the channel's close: the send left behind
+// waits only until the owner returns, and then panics on the closed
+// channel.
+//
+//	errc := make(chan error, 1)
+//	defer close(errc)
+//	go func() { errc <- work() }() // waits, then panics once the caller returned
+func closedOnReturn(u *chans.Uses, owner *ssa.Function, v Verdict) Verdict {
+	for _, c := range u.Closes {
+		if d, ok := c.Instr.(*ssa.Defer); ok && c.Func == owner && c.Start == nil {
+			v.Panics = true
+			v.Reason += ", and closes it as it returns"
+			v.Related = append(slices.Clip(v.Related), related(d.Pos(), "closed here when "+OwnerName(owner)+" returns"))
+			return v
+		}
+	}
+	return v
 }
 
 // abandons reports whether the owner makes the channel inside a loop and

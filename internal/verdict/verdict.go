@@ -32,6 +32,9 @@ type Verdict struct {
 	// stop, the owner's return, the receiver that does not exist); else it
 	// says what the proof lacks, and the finding is in the audit tier.
 	Missing string
+	// Panics is set when the owner that returns without receiving closes
+	// the channel as it returns: the send waits until then, and panics.
+	Panics bool
 }
 
 // Proven reports whether the send can block forever and the verdict shows

@@ -131,9 +131,18 @@ func firstSendPos(sel *ssa.Select) token.Pos {
 func (c *checker) report(pos token.Pos, desc string, v verdict.Verdict) {
 	c.emit(c.withLivenessFix(analysis.Diagnostic{
 		Pos:     pos,
-		Message: "send on " + desc + " can block forever: " + v.Reason,
+		Message: "send on " + desc + headline(v) + v.Reason,
 		Related: v.Related,
 	}), v.Missing)
+}
+
+// headline says what the send can do: block forever, or block until its
+// owner closes the channel and then panic.
+func headline(v verdict.Verdict) string {
+	if v.Panics {
+		return " can block and then panic: "
+	}
+	return " can block forever: "
 }
 
 // emit reports d in the default tier when its verdict carries a proof, and

@@ -59,6 +59,9 @@
 //   - the owner that returns: a goroutine sends on a channel its starter
 //     made, and the starter can return without receiving it (a select with
 //     a timeout or ctx case, an early return, the first of N answers);
+//     when the starter defers the channel's close, the message says the
+//     send "can block and then panic": it waits until the starter returns,
+//     and the close makes it panic;
 //   - the consumer that exits first: the goroutine the owner started to
 //     receive can return before the channel is drained (a loop that sets
 //     each of its channels to nil once it is closed, and returns when all

@@ -309,3 +309,29 @@ func runAnnouncedBad(work func() error) error {
 		return nil
 	}
 }
+
+// leaseClosesBad closes the channel its workers report to as it returns,
+// which it can do before they report: a worker still waiting then panics.
+func leaseClosesBad(ctx context.Context, work func() error) error {
+	errc := make(chan error)
+	defer close(errc)
+	go func() {
+		errc <- work() // want `send on errc \(chan error, unbuffered\) can block and then panic: leaseClosesBad can return without receiving it, and closes it as it returns`
+	}()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// leaseWaitsOK closes the channel only after it received the one report.
+func leaseWaitsOK(work func() error) error {
+	errc := make(chan error)
+	defer close(errc)
+	go func() {
+		errc <- work()
+	}()
+	return <-errc
+}

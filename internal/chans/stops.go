@@ -47,23 +47,46 @@ func shutsDown(fn *ssa.Function) bool {
 //		}
 //	}
 func (x *Index) LeavesLoop(r Site) bool {
+	recv, ok := x.readLoop(r)
+	return ok && x.leaves(recv, true)
+}
+
+// DrainsToClose reports whether the plain receive r is in a read loop
+// that its function leaves only once the channel is closed: a range over
+// it, or a loop that breaks on ok false. Such a receiver takes every value
+// sent for as long as it runs.
+func (x *Index) DrainsToClose(r Site) bool {
+	recv, ok := x.readLoop(r)
+	return ok && !x.leaves(recv, false)
+}
+
+// readLoop returns r's receive when it is in a read loop: every trip
+// receives. A receive inside one branch of a loop (a writer that waits
+// for the reader's count after each write, io.Pipe's handshake) is taken
+// each time its request is made, and the loop's other ways out are not
+// its stop.
+func (x *Index) readLoop(r Site) (*ssa.UnOp, bool) {
 	recv, ok := r.Instr.(*ssa.UnOp)
 	if !ok {
-		return false
+		return nil, false
 	}
-	// The loop must be a read loop: every trip receives. A receive inside
-	// one branch of a loop (a writer that waits for the reader's count
-	// after each write, io.Pipe's handshake) is taken each time its
-	// request is made, and the loop's other ways out are not its stop.
 	l := x.Loops(r.Func).Innermost(recv.Block())
 	if l == nil {
-		return false
+		return nil, false
 	}
 	for _, p := range l.Header.Preds {
 		if l.Blocks[p] && !recv.Block().Dominates(p) {
-			return false
+			return nil, false
 		}
 	}
+	return recv, true
+}
+
+// leaves reports whether the function of recv, a receive in a read loop,
+// can return without passing the loop's closed branch. With sentinels
+// set, a way out decided by the value received (m.Kind == "end") does not
+// count: the sender chose to send it last.
+func (x *Index) leaves(recv *ssa.UnOp, sentinels bool) bool {
 	closed := make(map[flow.Edge]bool)
 	if recv.CommaOk {
 		for _, ref := range *recv.Referrers() {
@@ -72,11 +95,14 @@ func (x *Index) LeavesLoop(r Site) bool {
 			}
 		}
 	}
-	sentinel := derived(recv)
+	var sentinel map[ssa.Value]bool
+	if sentinels {
+		sentinel = derived(recv)
+	}
 	leave := flow.Path{
 		Stop: func(i ssa.Instruction) bool { return i == recv },
 		StopEdge: func(e flow.Edge) bool {
-			return closed[e] || decidedBy(e.From, sentinel)
+			return closed[e] || sentinels && decidedBy(e.From, sentinel)
 		},
 	}
 	return leave.ReturnReachable(recv.Block(), flow.IndexOf(recv))

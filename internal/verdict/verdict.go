@@ -199,7 +199,12 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 			}
 			continue
 		}
-		return j.receiverStops(v, r, handed, instr, ch, kept, outer)
+		w := j.receiverStops(v, r, handed, instr, ch, kept, outer)
+		if d := drainer(j.idx, recvs, r, ch); d != nil && w.Blocks && w.Missing == "" {
+			w.Related = append(w.Related, related(recvPos(*d), OwnerName(d.Func)+" receives here until the channel is closed"))
+			w.Missing = "its receiver " + OwnerName(r.Func) + " can stop, but " + OwnerName(d.Func) + " receives from it until it is closed"
+		}
+		return w
 	}
 	if underTest != nil {
 		return *underTest
@@ -222,6 +227,21 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 		return v
 	}
 	return j.callersChannel(instr, ch, v, kept)
+}
+
+// drainer returns a receiver of the channel, other than r's function,
+// that ranges over it until it is closed (chans.DrainsToClose), or nil.
+// While it runs it takes every value sent, so r's stop strands no one;
+// whether it runs whenever r has stopped (a channel handed on once its
+// first reader is done) is a question of order the pass leaves to the
+// audit tier.
+func drainer(idx *chans.Index, recvs []chans.Site, r chans.Site, ch ssa.Value) *chans.Site {
+	for i, d := range recvs {
+		if d.Func != r.Func && !chans.OtherInstance(ch, d) && idx.DrainsToClose(d) {
+			return &recvs[i]
+		}
+	}
+	return nil
 }
 
 // outlives says why the receiver r need not have stopped when the send is

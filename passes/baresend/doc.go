@@ -127,7 +127,11 @@
 // is the API's contract; a loop or goroutine of the package that keeps
 // sending, an unbuffered send, a loop that can return on an error of its
 // own, or one that gives up on a context its callers handed in stay
-// default findings). A receiver
+// default findings); "its receiver X can stop, but Y receives from it
+// until it is closed" (a channel handed on: its first reader stops once
+// its work is done, and a loop that ranges over it to its close takes
+// over; whether that loop runs whenever the first has stopped is a
+// question of order). A receiver
 // of the same field on another struct is not this
 // channel's receiver when both structs are composite literals the code
 // names (a subscription made by Consume and one made by Fetch): its

@@ -29,8 +29,11 @@ type target struct {
 // QUIC, websockets, a worker pool; and eight more, read blind once at
 // 2026-12-01's build before any rule was tuned on them: two worker pools,
 // a server-sent events server, nomad's API client, a ZooKeeper client, an
-// MQTT broker, a Discord client and an event bus. bench/mod/go.mod pins
-// every version.
+// MQTT broker, a Discord client and an event bus; and twenty more read
+// the same way: database, DNS, netlink, D-Bus and Vault clients,
+// schedulers, pools and concurrency kits, multiplexed and event-loop
+// transports, websocket and gRPC middleware. bench/mod/go.mod pins every
+// version.
 var targets = []target{
 	{"std", ""},
 	{"x/tools", "golang.org/x/tools"},
@@ -76,6 +79,26 @@ var targets = []target{
 	{"discordgo", "github.com/bwmarrin/discordgo"},
 	{"pond", "github.com/alitto/pond/v2"},
 	{"eventbus", "github.com/asaskevich/EventBus"},
+	{"pq", "github.com/lib/pq"},
+	{"netlink", "github.com/vishvananda/netlink"},
+	{"dns", "github.com/miekg/dns"},
+	{"fsnotify", "github.com/fsnotify/fsnotify"},
+	{"cron", "github.com/robfig/cron/v3"},
+	{"gocron", "github.com/go-co-op/gocron/v2"},
+	{"conc", "github.com/sourcegraph/conc"},
+	{"puddle", "github.com/jackc/puddle/v2"},
+	{"resiliency", "github.com/eapache/go-resiliency"},
+	{"redigo", "github.com/gomodule/redigo"},
+	{"dbus", "github.com/godbus/dbus/v5"},
+	{"vault-api", "github.com/hashicorp/vault/api"},
+	{"elastic", "github.com/olivere/elastic/v7"},
+	{"grpchan", "github.com/fullstorydev/grpchan"},
+	{"smux", "github.com/xtaci/smux"},
+	{"redcon", "github.com/tidwall/redcon"},
+	{"gws", "github.com/lxzan/gws"},
+	{"gnet", "github.com/panjf2000/gnet/v2"},
+	{"grpc-middleware", "github.com/grpc-ecosystem/go-grpc-middleware/v2"},
+	{"grpc-web", "github.com/improbable-eng/grpc-web"},
 }
 
 func targetNames() []string {

@@ -5,6 +5,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/sendlint/sendlint/internal/flow"
 )
 
 // OncePerValue reports whether field f of an unexported struct type holds a
@@ -99,7 +101,10 @@ func (x *Index) freshCarriers(f *types.Var, st *types.Named) (int, bool) {
 			return 0, false
 		}
 		mk, ok := s.Val.(*ssa.MakeChan)
-		if !ok || mk.Parent() != s.Parent() || x.Loops(s.Parent()).RepeatsWithout(s.Block(), mk.Block()) {
+		if !ok || mk.Parent() != s.Parent() {
+			return 0, false
+		}
+		if x.Loops(s.Parent()).RepeatsWithout(s.Block(), mk.Block()) && !sendsOnceThenNil(alloc) {
 			return 0, false
 		}
 		n, ok := constCap(mk)
@@ -115,6 +120,71 @@ func (x *Index) freshCarriers(f *types.Var, st *types.Named) (int, bool) {
 		}
 	}
 	return room, len(stores) > 0
+}
+
+// sendsOnceThenNil reports whether the struct value built in alloc is
+// handed on by a select case that its loop disables once it fires: the
+// case's channel is a variable the loop sets to nil on every way back to
+// the select, so however often the loop builds the value again, at most
+// one build is sent per run of the function.
+//
+//	for {
+//		select {
+//		case ch <- request{reply: reply}: // t5 = phi [0: ch, 2: nil]
+//			ch = nil
+//		case err := <-reply:
+//			return err
+//		}
+//	}
+func sendsOnceThenNil(alloc *ssa.Alloc) bool {
+	var sel *ssa.Select
+	var k int
+	for _, ref := range *alloc.Referrers() {
+		load, ok := ref.(*ssa.UnOp)
+		if !ok || load.Op != token.MUL {
+			continue
+		}
+		for _, r := range nonDebug(load) {
+			if s, ok := r.(*ssa.Select); ok {
+				for i, st := range s.States {
+					if st.Send == load {
+						sel, k = s, i
+					}
+				}
+			}
+		}
+	}
+	if sel == nil {
+		return false
+	}
+	phi, ok := sel.States[k].Chan.(*ssa.Phi)
+	if !ok {
+		return false
+	}
+	l := flow.FindLoops(alloc.Parent()).Innermost(sel.Block())
+	if l == nil || phi.Block() != l.Header {
+		return false
+	}
+	fired, found := CaseEdge(sel, k)
+	if !found {
+		return false
+	}
+	for i, e := range phi.Edges {
+		pred := phi.Block().Preds[i]
+		if !l.Blocks[pred] {
+			continue // the value the loop starts with
+		}
+		isNil := false
+		if c, ok := e.(*ssa.Const); ok && c.IsNil() {
+			isNil = true
+		}
+		// Back from the case that sent: nil. Back from any other: nil, or
+		// the channel unchanged.
+		if !isNil && (e != phi || fired.To.Dominates(pred)) {
+			return false
+		}
+	}
+	return true
 }
 
 // builtOnce reports whether alloc is a struct value whose only uses are

@@ -164,7 +164,8 @@
 // what is ready, then lets a goroutine fill the room left); or a slot that
 // travels inside a message of an unexported struct type (first :=
 // make(chan *RPC, 1) stored in the message, the message sent on a channel
-// once), where every send on the slot reads it from a message just
+// once, or offered in a loop by a select case whose channel the loop sets
+// to nil once it fires), where every send on the slot reads it from a message just
 // received, at most its capacity times per message. Once the channel
 // escapes to code the package cannot see, only the sends made before the
 // escape are counted.

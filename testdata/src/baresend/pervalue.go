@@ -167,3 +167,110 @@ func (m *mirror) loop(ctx context.Context) {
 		}
 	}
 }
+
+// sinkHub's configure makes one reply slot per call and offers the
+// request in a loop that sets its channel to nil once the request is
+// taken: the request, and so the slot, is handed on once, and the hub's
+// one reply per request finds room even after configure has given up.
+type sinkRequest struct {
+	sink  string
+	reply chan error
+}
+
+type sinkHub struct {
+	adds   chan sinkRequest
+	events chan string
+	closed chan struct{}
+	sinks  []string
+}
+
+func newSinkHub() *sinkHub {
+	h := &sinkHub{adds: make(chan sinkRequest), events: make(chan string), closed: make(chan struct{})}
+	go h.run()
+	return h
+}
+
+func (h *sinkHub) run() {
+	defer close(h.closed)
+	for {
+		select {
+		case req := <-h.adds:
+			h.sinks = append(h.sinks, req.sink)
+			req.reply <- nil // ok: one reply into the slot made for this request
+		case e, ok := <-h.events:
+			if !ok {
+				return
+			}
+			_ = e
+		}
+	}
+}
+
+func (h *sinkHub) configure(ch chan sinkRequest, sink string) error {
+	reply := make(chan error, 1)
+	for {
+		select {
+		case ch <- sinkRequest{sink: sink, reply: reply}:
+			ch = nil
+		case err := <-reply:
+			return err
+		case <-h.closed:
+			return nil
+		}
+	}
+}
+
+func (h *sinkHub) Add(sink string) error { return h.configure(h.adds, sink) }
+
+// retryHub offers its request again after each tick, whether or not it was
+// taken: one call can hand the same slot on twice, and the second reply
+// finds it full.
+type retryRequest struct {
+	sink  string
+	reply chan error
+}
+
+type retryHub struct {
+	adds   chan retryRequest
+	events chan string
+	closed chan struct{}
+	tick   chan struct{}
+}
+
+func newRetryHub() *retryHub {
+	h := &retryHub{adds: make(chan retryRequest), events: make(chan string), closed: make(chan struct{}), tick: make(chan struct{})}
+	go h.run()
+	return h
+}
+
+func (h *retryHub) run() {
+	defer close(h.closed)
+	for {
+		select {
+		case req := <-h.adds:
+			req.reply <- nil // want `send on req\.reply \(chan error, cap 1\) can block forever`
+		case e, ok := <-h.events:
+			if !ok {
+				return
+			}
+			_ = e
+		}
+	}
+}
+
+func (h *retryHub) configure(ch chan retryRequest, sink string) error {
+	reply := make(chan error, 1)
+	for {
+		select {
+		case ch <- retryRequest{sink: sink, reply: reply}:
+		case <-h.tick:
+			ch = h.adds
+		case err := <-reply:
+			return err
+		case <-h.closed:
+			return nil
+		}
+	}
+}
+
+func (h *retryHub) Add(sink string) error { return h.configure(h.adds, sink) }

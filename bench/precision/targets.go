@@ -32,8 +32,9 @@ type target struct {
 // MQTT broker, a Discord client and an event bus; and twenty more read
 // the same way: database, DNS, netlink, D-Bus and Vault clients,
 // schedulers, pools and concurrency kits, multiplexed and event-loop
-// transports, websocket and gRPC middleware. bench/mod/go.mod pins every
-// version.
+// transports, websocket and gRPC middleware, then six more (event
+// broadcasting, tracing's batch processor, stream, RocketMQ and MQTT v5
+// clients). bench/mod/go.mod pins every version.
 var targets = []target{
 	{"std", ""},
 	{"x/tools", "golang.org/x/tools"},
@@ -99,6 +100,12 @@ var targets = []target{
 	{"gnet", "github.com/panjf2000/gnet/v2"},
 	{"grpc-middleware", "github.com/grpc-ecosystem/go-grpc-middleware/v2"},
 	{"grpc-web", "github.com/improbable-eng/grpc-web"},
+	{"otel-sdk", "go.opentelemetry.io/otel/sdk"},
+	{"go-events", "github.com/docker/go-events"},
+	{"moby-pubsub", "github.com/moby/pubsub"},
+	{"rabbitmq-stream", "github.com/rabbitmq/rabbitmq-stream-go-client"},
+	{"rocketmq", "github.com/apache/rocketmq-client-go/v2"},
+	{"paho.golang", "github.com/eclipse/paho.golang"},
 }
 
 func targetNames() []string {

@@ -31,10 +31,7 @@ func calledClosedEdges(fn *ssa.Function, ch ssa.Value, edges map[flow.Edge]bool)
 		if !ok {
 			continue
 		}
-		c, negated := cond.Cond, false
-		if not, ok := c.(*ssa.UnOp); ok && not.Op == token.NOT {
-			c, negated = not.X, true
-		}
+		c, negated := unNot(cond.Cond)
 		call, ok := c.(*ssa.Call)
 		if !ok || !falseOnlyWhenClosed(call, field, base) {
 			continue
@@ -45,6 +42,15 @@ func calledClosedEdges(fn *ssa.Function, ch ssa.Value, edges map[flow.Edge]bool)
 			edges[flow.Edge{From: b, To: b.Succs[1]}] = true
 		}
 	}
+}
+
+// unNot strips a negation from a condition: !done() gives done() and
+// true.
+func unNot(v ssa.Value) (ssa.Value, bool) {
+	if not, ok := v.(*ssa.UnOp); ok && not.Op == token.NOT {
+		return not.X, true
+	}
+	return v, false
 }
 
 // fieldAndBase returns the field a channel value is loaded from and the

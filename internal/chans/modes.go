@@ -99,10 +99,8 @@ func questions(b *ssa.BasicBlock, base ssa.Value) []question {
 		if !ok {
 			continue
 		}
-		v, outcome := cond.Cond, true
-		if not, ok := v.(*ssa.UnOp); ok && not.Op == token.NOT {
-			v, outcome = not.X, false
-		}
+		v, negated := unNot(cond.Cond)
+		outcome := !negated
 		switch {
 		case d.Succs[0].Dominates(b):
 		case d.Succs[1].Dominates(b):

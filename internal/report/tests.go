@@ -24,9 +24,9 @@ func boolFlag(fs *flag.FlagSet, name string) bool {
 // _test.go file; a package of test helpers or doubles (a name ending in
 // test, testutil, testutils or testing: grpctest, httptest; or named mock,
 // mocks, fake or fakes); an example or test program (a package below a
-// directory named examples, example, test, testdata or e2e, or whose name
-// ends in tests: integrationtests, e2etests); or the main package go test
-// writes to run a package's tests (path p.test).
+// directory named examples, example, test, testing, testdata or e2e, or
+// whose name ends in tests: integrationtests, e2etests); or the main
+// package go test writes to run a package's tests (path p.test).
 //
 // Test code is analysed (its facts and calls count) but not reported by
 // default. Measured on the standard library and on grpc, etcd, nats-server
@@ -49,7 +49,7 @@ func IsTestCode(file string, pkg *types.Package) bool {
 	}
 	for _, elem := range strings.Split(pkg.Path(), "/") {
 		switch elem {
-		case "examples", "example", "test", "testdata", "e2e":
+		case "examples", "example", "test", "testing", "testdata", "e2e":
 			return true
 		}
 		if strings.HasSuffix(elem, "tests") {

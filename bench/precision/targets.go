@@ -34,7 +34,9 @@ type target struct {
 // schedulers, pools and concurrency kits, multiplexed and event-loop
 // transports, websocket and gRPC middleware, then six more (event
 // broadcasting, tracing's batch processor, stream, RocketMQ and MQTT v5
-// clients). bench/mod/go.mod pins every version.
+// clients), and five built on gRPC streams (gNMI, the gateway's runtime,
+// a stream proxy, ttrpc, a Kubernetes resolver). bench/mod/go.mod pins
+// every version.
 var targets = []target{
 	{"std", ""},
 	{"x/tools", "golang.org/x/tools"},
@@ -106,6 +108,11 @@ var targets = []target{
 	{"rabbitmq-stream", "github.com/rabbitmq/rabbitmq-stream-go-client"},
 	{"rocketmq", "github.com/apache/rocketmq-client-go/v2"},
 	{"paho.golang", "github.com/eclipse/paho.golang"},
+	{"gnmi", "github.com/openconfig/gnmi"},
+	{"grpc-gateway", "github.com/grpc-ecosystem/grpc-gateway/v2"},
+	{"grpc-proxy", "github.com/mwitkow/grpc-proxy"},
+	{"ttrpc", "github.com/containerd/ttrpc"},
+	{"kuberesolver", "github.com/sercand/kuberesolver/v5"},
 }
 
 func targetNames() []string {

@@ -53,6 +53,35 @@ func (x *Index) Shipped(fn *ssa.Function) bool {
 	return s
 }
 
+// TestOnly reports whether only tests run fn: code a user ships cannot
+// run it (Shipped), and some chain of its callers starts in a _test.go
+// file. A helper in a shipped file that only the package's tests call
+// (a fixture builder, a "for testing" sender) is test code; an
+// unexported function nothing calls is dead, not test code, and is
+// reported like any other.
+func (x *Index) TestOnly(fn *ssa.Function) bool {
+	if inTestFile(fn) || x.Shipped(fn) {
+		return false
+	}
+	seen := map[*ssa.Function]bool{fn: true}
+	work := []*ssa.Function{fn}
+	for len(work) > 0 {
+		g := work[len(work)-1]
+		work = work[:len(work)-1]
+		if inTestFile(g) {
+			return true
+		}
+		sites, _ := x.visibleCallers(g) // all in sight: g is not shipped
+		for _, c := range sites {
+			if p := c.Parent(); !seen[p] {
+				seen[p] = true
+				work = append(work, p)
+			}
+		}
+	}
+	return false
+}
+
 // visibleCallers returns the call sites of fn when they are all in sight:
 // callers' answer, except that an unexported method whose name an
 // interface call of this package uses still qualifies when no interface

@@ -55,6 +55,11 @@ func New(pass *analysis.Pass) (*Reporter, error) {
 	return r, nil
 }
 
+// Tests reports whether the pass reports in test code too (its tests
+// flag), for a pass that tells test code by what the code does rather
+// than where it lies (a function that only tests call).
+func (r *Reporter) Tests() bool { return r.tests }
+
 // Report forwards d, a finding that carries its proof, unless it lies in
 // test code (see IsTestCode) when the pass's tests flag is off, or under an
 // ignore directive on its line or the line above.

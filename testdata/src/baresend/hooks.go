@@ -7,7 +7,7 @@ type listener struct{ events chan string }
 
 func newListener() *listener { return &listener{events: make(chan string)} }
 
-func (n *listener) tellTestListenerAudit(e string) {
+func (n *listener) Tell(e string) {
 	n.events <- e // want `send on n.events .*\[audit: `
 }
 

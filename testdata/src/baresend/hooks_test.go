@@ -4,7 +4,7 @@ import "testing"
 
 func TestNotifier(t *testing.T) {
 	n := newListener()
-	go n.tellTestListenerAudit("x")
+	go n.Tell("x")
 	select {
 	case <-n.events:
 	case <-t.Context().Done():

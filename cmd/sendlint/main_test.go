@@ -92,17 +92,19 @@ func TestTestCode(t *testing.T) {
 }
 
 // TestTestOnlyHelper checks that a function in a shipped file that only
-// the package's tests call is test code: reported with -test only, while
-// a function nothing calls is reported by default.
+// the package's tests call, directly or from a suite a test file declares
+// as a variable, is test code: reported with -test only, while a function
+// nothing calls is reported by default.
 func TestTestOnlyHelper(t *testing.T) {
 	const helper = "probes/probes.go:11:22: send on answers (chan string, unbuffered) can block forever: askOnce can return without receiving it (baresend)"
 	const dead = "probes/probes.go:24:22: send on answers (chan string, unbuffered) can block forever: askUnused can return without receiving it (baresend)"
+	const suite = "askInSuite can return without receiving it"
 	stdout, _, code := run(t, sendlint, "./probes")
-	if code != 3 || strings.Contains(stdout, helper) || !strings.Contains(stdout, dead) {
+	if code != 3 || strings.Contains(stdout, helper) || strings.Contains(stdout, suite) || !strings.Contains(stdout, dead) {
 		t.Errorf("by default: exit %d, output:\n%s", code, stdout)
 	}
 	stdout, _, code = run(t, sendlint, "-test", "./probes")
-	if code != 3 || !strings.Contains(stdout, helper) || !strings.Contains(stdout, dead) {
+	if code != 3 || !strings.Contains(stdout, helper) || !strings.Contains(stdout, suite) || !strings.Contains(stdout, dead) {
 		t.Errorf("-test: exit %d, output:\n%s", code, stdout)
 	}
 }

@@ -65,9 +65,10 @@ type Index struct {
 	fieldRuns map[*types.Var]bool
 	kept      map[*types.Var]bool
 
-	shipped map[*ssa.Function]bool // Shipped's answers
-	inits   map[*ssa.Function]bool // see initRefs
-	fired   map[*types.Var][]ssa.Instruction
+	shipped   map[*ssa.Function]bool // Shipped's answers
+	inits     map[*ssa.Function]bool // see initRefs
+	testInits map[*ssa.Function]bool // referred to only from a test file's initializers
+	fired     map[*types.Var][]ssa.Instruction
 
 	importedGroups func(*types.Func) (GroupOp, bool)
 	groupMemo      map[*ssa.Function]GroupOp  // GroupMethod's answers; the zero GroupOp is none

@@ -68,7 +68,7 @@ func (x *Index) TestOnly(fn *ssa.Function) bool {
 	for len(work) > 0 {
 		g := work[len(work)-1]
 		work = work[:len(work)-1]
-		if inTestFile(g) {
+		if inTestFile(g) || x.testInits[g] {
 			return true
 		}
 		sites, _ := x.visibleCallers(g) // all in sight: g is not shipped
@@ -153,11 +153,15 @@ func derefNamed(t types.Type) *types.Named {
 // function literals of the package initializer (var f = func() { ... }),
 // which the index does not hold: their calls are not among the call sites
 // it knows.
+//
+// It also notes, in testInits, the functions a literal of a test file's
+// variable refers to: those run only under test.
 func (x *Index) initRefs() map[*ssa.Function]bool {
 	if x.inits != nil {
 		return x.inits
 	}
 	x.inits = make(map[*ssa.Function]bool)
+	x.testInits = make(map[*ssa.Function]bool)
 	init := x.pkg.Func("init")
 	if init == nil {
 		return x.inits
@@ -168,12 +172,19 @@ func (x *Index) initRefs() map[*ssa.Function]bool {
 		fn := work[len(work)-1]
 		work = work[:len(work)-1]
 		work = append(work, fn.AnonFuncs...)
+		inTest := inTestFile(fn)
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				ops = instr.Operands(ops[:0])
 				for _, op := range ops {
 					if g, ok := (*op).(*ssa.Function); ok && g.Pkg == x.pkg {
-						x.inits[g] = true
+						// A literal of a test file's variable (a test
+						// suite declared as var _ = Describe(...)) runs
+						// only under test.
+						x.inits[g] = x.inits[g] || !inTest
+						if inTest {
+							x.testInits[g] = true
+						}
 					}
 				}
 			}

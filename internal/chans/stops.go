@@ -301,3 +301,40 @@ func InTestFile(instr ssa.Instruction) bool {
 	return strings.HasSuffix(fn.Prog.Fset.Position(instr.Pos()).Filename, "_test.go") ||
 		fn.Synthetic == "" && strings.HasSuffix(fn.Prog.Fset.Position(fn.Pos()).Filename, "_test.go")
 }
+
+// ClosesOnStop reports whether the receiver r closes the channel it
+// receives from on every way its function can return after r: a close of
+// the same channel (SameValue) on each path to a return, or a deferred
+// one. A send the receiver leaves behind is then woken by the close and
+// panics; it does not wait for good.
+//
+//	for input != nil || output != nil {
+//		select {
+//		case ch.size = <-ch.resize: // r
+//		...
+//		}
+//	}
+//	close(ch.resize) // every way out
+func (x *Index) ClosesOnStop(r Site) bool {
+	own := RecvChan(r)
+	closes := func(instr ssa.Instruction) bool {
+		call, ok := instr.(ssa.CallInstruction)
+		if !ok {
+			return false
+		}
+		b, ok := call.Common().Value.(*ssa.Builtin)
+		return ok && b.Name() == "close" && SameValue(call.Common().Args[0], own)
+	}
+	for _, b := range r.Func.Blocks {
+		for _, instr := range b.Instrs {
+			if _, deferred := instr.(*ssa.Defer); deferred && closes(instr) {
+				return true
+			}
+		}
+	}
+	open := flow.Path{Stop: func(instr ssa.Instruction) bool {
+		_, deferred := instr.(*ssa.Defer)
+		return !deferred && closes(instr)
+	}}
+	return !open.ReturnReachable(r.Instr.Block(), flow.IndexOf(r.Instr))
+}

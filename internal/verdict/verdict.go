@@ -273,7 +273,7 @@ func (j *Judge) receiverStops(v Verdict, r chans.Site, handed ssa.Instruction, i
 		v.Related = append(v.Related, related(handed.Pos(), runnerNote(r.Func, handed)))
 	}
 	v.Reason = "its receiver " + OwnerName(r.Func) + " can stop receiving, and " + v.Reason
-	v.Missing = cmp.Or(madeInTests(v.Makes), guard, j.deregistered(r, kept), selfStop(j.idx, r, instr), j.perCallBuffer(v.Makes, r, instr))
+	v.Missing = cmp.Or(madeInTests(v.Makes), guard, j.deregistered(r, kept), selfStop(j.idx, r, instr), j.perCallBuffer(v.Makes, r, instr), closesOnStop(j.idx, r))
 	if j.ownerWaits(r, v.Makes) {
 		v.Missing = cmp.Or(j.overflow(instr, ch, v.Makes), v.Missing)
 	}
@@ -289,6 +289,17 @@ func selfStop(idx *chans.Index, r chans.Site, instr ssa.Instruction) string {
 		return ""
 	}
 	return "its receiver " + OwnerName(r.Func) + " stops only on the value this send makes: it blocks only if the send runs twice for one channel"
+}
+
+// closesOnStop says what is missing when the receiver r closes the
+// channel as it stops (chans.ClosesOnStop): a send left behind is woken
+// by the close and panics, which is a bug of another kind than the one
+// baresend proves.
+func closesOnStop(idx *chans.Index, r chans.Site) string {
+	if !idx.ClosesOnStop(r) {
+		return ""
+	}
+	return "its receiver " + OwnerName(r.Func) + " closes the channel as it stops: a send left behind panics rather than waits"
 }
 
 // perCallBuffer says what is missing when the send fills its buffer only

@@ -131,7 +131,10 @@
 // until it is closed" (a channel handed on: its first reader stops once
 // its work is done, and a loop that ranges over it to its close takes
 // over; whether that loop runs whenever the first has stopped is a
-// question of order). A receiver
+// question of order); "its receiver X closes the channel as it stops: a
+// send left behind panics rather than waits" (a loop that closes its own
+// control channel on every way out: a late send is a bug, but not one
+// that waits for good). A receiver
 // of the same field on another struct is not this
 // channel's receiver when both structs are composite literals the code
 // names (a subscription made by Consume and one made by Fetch): its

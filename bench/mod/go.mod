@@ -5,6 +5,7 @@ go 1.26.7
 require (
 	connectrpc.com/connect v1.21.1
 	github.com/ThreeDotsLabs/watermill v1.5.1
+	github.com/Workiva/go-datastructures v1.1.7
 	github.com/alitto/pond/v2 v2.7.1
 	github.com/apache/pulsar-client-go v0.19.0
 	github.com/apache/rocketmq-client-go/v2 v2.1.3-0.20251226070945-2173d070fd1b
@@ -14,6 +15,7 @@ require (
 	github.com/containerd/ttrpc v1.2.10
 	github.com/dgraph-io/badger/v4 v4.9.6
 	github.com/docker/go-events v0.1.0
+	github.com/eapache/channels v1.1.0
 	github.com/eapache/go-resiliency v1.7.0
 	github.com/eclipse/paho.golang v0.23.0
 	github.com/eclipse/paho.mqtt.golang v1.5.1
@@ -52,6 +54,7 @@ require (
 	github.com/mwitkow/grpc-proxy v0.0.0-20181017164139-0f1106ef9c76
 	github.com/nats-io/nats-server/v2 v2.15.2
 	github.com/nats-io/nats.go v1.55.0
+	github.com/nxadm/tail v1.4.11
 	github.com/olahol/melody v1.1.4
 	github.com/olivere/elastic/v7 v7.0.32
 	github.com/openconfig/gnmi v0.14.1
@@ -64,10 +67,13 @@ require (
 	github.com/rabbitmq/amqp091-go v1.16.0
 	github.com/rabbitmq/rabbitmq-stream-go-client v1.8.3
 	github.com/redis/go-redis/v9 v9.23.0
+	github.com/rjeczalik/notify v0.9.3
 	github.com/robfig/cron/v3 v3.0.1
 	github.com/segmentio/kafka-go v0.4.51
 	github.com/sercand/kuberesolver/v5 v5.1.1
+	github.com/smallnest/chanx v1.2.0
 	github.com/sourcegraph/conc v0.3.0
+	github.com/thejerf/suture/v4 v4.0.6
 	github.com/tidwall/redcon v1.6.4
 	github.com/twmb/franz-go v1.22.3
 	github.com/vishvananda/netlink v1.3.1
@@ -119,6 +125,7 @@ require (
 	github.com/dgryski/go-rendezvous v0.0.0-20200823014737-9f7001d12a5f // indirect
 	github.com/dolthub/maphash v0.1.0 // indirect
 	github.com/dustin/go-humanize v1.0.1 // indirect
+	github.com/eapache/queue v1.1.0 // indirect
 	github.com/emirpasic/gods v1.18.1 // indirect
 	github.com/envoyproxy/go-control-plane/envoy v1.39.1-0.20260819172001-e6e3fd93e4be // indirect
 	github.com/envoyproxy/go-control-plane/ratelimit v0.1.0 // indirect
@@ -339,6 +346,7 @@ require (
 	gopkg.in/inf.v0 v0.9.1 // indirect
 	gopkg.in/ini.v1 v1.67.3 // indirect
 	gopkg.in/natefinch/lumberjack.v2 v2.2.1 // indirect
+	gopkg.in/tomb.v1 v1.0.0-20141024135613-dd632973f1e7 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 	k8s.io/apimachinery v0.32.3 // indirect
 	k8s.io/client-go v0.32.3 // indirect

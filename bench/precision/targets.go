@@ -35,8 +35,10 @@ type target struct {
 // transports, websocket and gRPC middleware, then six more (event
 // broadcasting, tracing's batch processor, stream, RocketMQ and MQTT v5
 // clients), and five built on gRPC streams (gNMI, the gateway's runtime,
-// a stream proxy, ttrpc, a Kubernetes resolver). bench/mod/go.mod pins
-// every version.
+// a stream proxy, ttrpc, a Kubernetes resolver), and six channel kits
+// and supervisors (file watchers, data structures, channel utilities, a
+// service supervisor, an unbounded channel). bench/mod/go.mod pins every
+// version.
 var targets = []target{
 	{"std", ""},
 	{"x/tools", "golang.org/x/tools"},
@@ -113,6 +115,12 @@ var targets = []target{
 	{"grpc-proxy", "github.com/mwitkow/grpc-proxy"},
 	{"ttrpc", "github.com/containerd/ttrpc"},
 	{"kuberesolver", "github.com/sercand/kuberesolver/v5"},
+	{"notify", "github.com/rjeczalik/notify"},
+	{"tail", "github.com/nxadm/tail"},
+	{"go-datastructures", "github.com/Workiva/go-datastructures"},
+	{"eapache-channels", "github.com/eapache/channels"},
+	{"suture", "github.com/thejerf/suture/v4"},
+	{"chanx", "github.com/smallnest/chanx"},
 }
 
 func targetNames() []string {

@@ -63,9 +63,6 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 func (c *checker) checkFunc(fn *ssa.Function) {
-	if !c.rep.Tests() && c.idx.TestOnly(fn) {
-		return // test code: only tests call it
-	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			switch instr := instr.(type) {
@@ -83,9 +80,16 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 //
 //	send t0 <- t1
 func (c *checker) checkSend(send *ssa.Send) {
-	if v := c.judge.Send(send, -1, send.Chan); v.Blocks {
+	if v := c.judge.Send(send, -1, send.Chan); v.Blocks && !c.testOnly(send) {
 		c.report(send.Pos(), c.chanDesc(send.Pos(), send.Chan, v), v)
 	}
+}
+
+// testOnly reports whether instr lies in a function only the package's
+// tests call (chans.TestOnly): test code, reported only with -test. It is
+// asked only of what would be reported, since the answer walks callers.
+func (c *checker) testOnly(instr ssa.Instruction) bool {
+	return !c.rep.Tests() && c.idx.TestOnly(instr.Parent())
 }
 
 // checkSelect reports a blocking select with no way out: no default and no
@@ -115,7 +119,7 @@ func (c *checker) checkSelect(sel *ssa.Select) {
 		}
 		names = append(names, c.exprString(st.Pos, st.Chan))
 	}
-	if first == nil {
+	if first == nil || c.testOnly(sel) {
 		return
 	}
 	msg := "select with only send cases (on " + joinNames(names) + ") can block forever: no liveness case (ctx.Done(), a stop channel) lets it give up"

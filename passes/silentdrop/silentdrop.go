@@ -81,9 +81,6 @@ func selectStmts(files []*ast.File) map[token.Pos]*ast.SelectStmt {
 }
 
 func (c *checker) checkFunc(fn *ssa.Function) {
-	if !c.rep.Tests() && c.idx.TestOnly(fn) {
-		return // test code: only tests call it
-	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if sel, ok := instr.(*ssa.Select); ok && !sel.Blocking {

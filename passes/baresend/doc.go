@@ -261,8 +261,10 @@
 // fix is offered without a liveness channel in scope, and the pass never
 // suggests a default.
 //
-// Test code (_test.go files and test-helper packages such as grpctest) is
-// analysed but not reported unless -test or -baresend.tests is set. On the
+// Test code (_test.go files, test-helper packages such as grpctest, and a
+// function in a shipped file that only the package's tests call, directly
+// or from a suite a test file declares as a variable) is analysed but not
+// reported unless -test or -baresend.tests is set. On the
 // standard library and on grpc, etcd, nats-server and raft nine in ten
 // findings were in tests, where a test that blocks fails on its own
 // timeout instead of stalling a server in silence.

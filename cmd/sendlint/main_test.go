@@ -281,3 +281,23 @@ func TestEmptyModule(t *testing.T) {
 		t.Errorf("empty module: output %q, want one line saying no packages matched", got)
 	}
 }
+
+// go vet caches a package's output without saying whether the run was
+// facts-only, and replays it to the other kind of run. A package analysed
+// first as a dependency must still report its findings when asked for,
+// and a package asked for first must not report them again inside its
+// importer's run.
+func TestDependencyCache(t *testing.T) {
+	const inGeneric = "generic/generic.go:21:18: send on ch (chan T, unbuffered) can block forever"
+	for _, order := range [][]string{{"./fastest", "./generic"}, {"./generic", "./fastest"}} {
+		t.Setenv("GOCACHE", t.TempDir())
+		for _, pkg := range order {
+			stdout, stderr, code := run(t, sendlint, pkg)
+			want, wantCode := pkg == "./generic", map[bool]int{false: 0, true: 3}[pkg == "./generic"]
+			if got := strings.Contains(stdout, inGeneric); got != want || code != wantCode {
+				t.Errorf("sendlint %s after %s: exit %d (want %d), finding in generic reported: %v, want %v\nstdout:\n%s\nstderr:\n%s",
+					pkg, order[0], code, wantCode, got, want, stdout, stderr)
+			}
+		}
+	}
+}

@@ -61,9 +61,14 @@ func vetArgs(exe string, opts *options, extra ...string) []string {
 	return append(args, opts.patterns...)
 }
 
-// vet runs go vet in JSON mode and parses what it prints.
+// vet runs go vet in JSON mode and parses what it prints, keeping the
+// packages the patterns name (see depResultsFlag).
 func vet(exe string, opts *options) (*results, error) {
-	cmd := exec.Command("go", vetArgs(exe, opts, "-json")...)
+	asked, err := listPackages(opts)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command("go", vetArgs(exe, opts, "-json", "-"+depResultsFlag)...)
 	cmd.Dir = opts.dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -75,7 +80,7 @@ func vet(exe string, opts *options) (*results, error) {
 	if strings.Contains(stderr.String(), "no packages to vet") {
 		return nil, fmt.Errorf("no packages to analyse: %s matched no packages", strings.Join(opts.patterns, " "))
 	}
-	res, err := parseVetJSON(&stdout)
+	res, err := parseVetJSON(&stdout, asked)
 	if err != nil {
 		return nil, err
 	}
@@ -84,6 +89,29 @@ func vet(exe string, opts *options) (*results, error) {
 		res.errors = append(res.errors, "go vet failed: "+strings.TrimSpace(stderr.String()))
 	}
 	return res, nil
+}
+
+// listPackages returns the import paths the patterns match, as go vet
+// will resolve them. Patterns that match nothing are left to go vet to
+// report.
+func listPackages(opts *options) (map[string]bool, error) {
+	args := []string{"list", "-e", "-f", "{{.ImportPath}}"}
+	if opts.tags != "" {
+		args = append(args, "-tags="+opts.tags)
+	}
+	cmd := exec.Command("go", append(args, opts.patterns...)...)
+	cmd.Dir = opts.dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("listing packages: %v: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	paths := make(map[string]bool)
+	for _, p := range strings.Fields(string(out)) {
+		paths[p] = true
+	}
+	return paths, nil
 }
 
 // runFix applies or prints suggested fixes through go vet -fix.

@@ -40,9 +40,8 @@ type results struct {
 }
 
 // parseVetJSON reads go vet's JSON stream: one object per package,
-// {"pkg": {"pass": [diagnostics] | {"error": "..."}}}. It keeps the
-// packages that askedFor finds in asked.
-func parseVetJSON(r io.Reader, asked map[string]bool) (*results, error) {
+// {"pkg": {"pass": [diagnostics] | {"error": "..."}}}.
+func parseVetJSON(r io.Reader) (*results, error) {
 	res := new(results)
 	dec := json.NewDecoder(r)
 	for dec.More() {
@@ -51,9 +50,6 @@ func parseVetJSON(r io.Reader, asked map[string]bool) (*results, error) {
 			return nil, fmt.Errorf("reading go vet's JSON output: %v", err)
 		}
 		for pkg, passes := range tree {
-			if !askedFor(pkg, asked) {
-				continue
-			}
 			for pass, raw := range passes {
 				if err := res.add(pkg, pass, raw); err != nil {
 					return nil, err
@@ -63,19 +59,6 @@ func parseVetJSON(r io.Reader, asked map[string]bool) (*results, error) {
 	}
 	res.sort()
 	return res, nil
-}
-
-// askedFor reports whether go vet's id for a unit it analysed names one
-// of the asked import paths: the package "p" itself, its test variant
-// "p [p.test]" or its external test "p_test [p.test]". A variant built
-// for another package's test, "p [q.test]", is a dependency.
-func askedFor(id string, asked map[string]bool) bool {
-	path, variant, ok := strings.Cut(id, " [")
-	if !ok {
-		return asked[path]
-	}
-	test := strings.TrimSuffix(variant, ".test]")
-	return asked[test] && (path == test || path == test+"_test")
 }
 
 func (res *results) add(pkg, pass string, raw json.RawMessage) error {

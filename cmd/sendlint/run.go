@@ -2,12 +2,15 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -61,14 +64,13 @@ func vetArgs(exe string, opts *options, extra ...string) []string {
 	return append(args, opts.patterns...)
 }
 
-// vet runs go vet in JSON mode and parses what it prints, keeping the
-// packages the patterns name (see depResultsFlag).
+// vet runs go vet in JSON mode and parses what it prints.
 func vet(exe string, opts *options) (*results, error) {
-	asked, err := listPackages(opts)
+	set, err := askedSet(opts)
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command("go", vetArgs(exe, opts, "-json", "-"+depResultsFlag)...)
+	cmd := exec.Command("go", vetArgs(exe, opts, "-json", "-"+askedSetFlag+"="+set)...)
 	cmd.Dir = opts.dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -80,7 +82,7 @@ func vet(exe string, opts *options) (*results, error) {
 	if strings.Contains(stderr.String(), "no packages to vet") {
 		return nil, fmt.Errorf("no packages to analyse: %s matched no packages", strings.Join(opts.patterns, " "))
 	}
-	res, err := parseVetJSON(&stdout, asked)
+	res, err := parseVetJSON(&stdout)
 	if err != nil {
 		return nil, err
 	}
@@ -91,10 +93,10 @@ func vet(exe string, opts *options) (*results, error) {
 	return res, nil
 }
 
-// listPackages returns the import paths the patterns match, as go vet
-// will resolve them. Patterns that match nothing are left to go vet to
-// report.
-func listPackages(opts *options) (map[string]bool, error) {
+// askedSet returns a digest of the import paths the patterns match, as go
+// vet will resolve them (see askedSetFlag). Patterns that match nothing
+// are left to go vet to report.
+func askedSet(opts *options) (string, error) {
 	args := []string{"list", "-e", "-f", "{{.ImportPath}}"}
 	if opts.tags != "" {
 		args = append(args, "-tags="+opts.tags)
@@ -105,13 +107,12 @@ func listPackages(opts *options) (map[string]bool, error) {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("listing packages: %v: %s", err, strings.TrimSpace(stderr.String()))
+		return "", fmt.Errorf("listing packages: %v: %s", err, strings.TrimSpace(stderr.String()))
 	}
-	paths := make(map[string]bool)
-	for _, p := range strings.Fields(string(out)) {
-		paths[p] = true
-	}
-	return paths, nil
+	paths := strings.Fields(string(out))
+	slices.Sort(paths)
+	sum := sha256.Sum256([]byte(strings.Join(paths, "\n")))
+	return hex.EncodeToString(sum[:8]), nil
 }
 
 // runFix applies or prints suggested fixes through go vet -fix.

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"os"
 	"runtime/debug"
-	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -34,37 +33,29 @@ func isVetInvocation(args []string) bool {
 // user's choice and is left alone.
 const gcPercent = 200
 
-// depResultsFlag is how the standalone driver asks for findings from the
-// runs that go vet makes only for a dependency's facts. The go command
-// caches a package's vet output under a key of package, tool and flags
-// that leaves out whether the run was facts-only, and replays whichever
-// run filled the entry first to the other: a package analysed first as a
-// dependency, its output empty, would report nothing when later asked for
-// itself, and a package asked for first would print its findings again
-// inside a dependent's run. With the flag every run of a package writes
-// the same output, and the driver keeps only the packages it was asked
-// for. The flag is part of the key, so plain go vet runs, which do not
-// set it, keep entries of their own.
-const depResultsFlag = "depresults"
+// askedSetFlag carries, from the standalone driver, a digest of the
+// packages it asked go vet for. The go command caches a package's vet
+// output under a key of package, tool and flags that leaves out whether
+// the run was facts-only, and replays whichever run filled the entry first
+// to the other: a package analysed first as a dependency, its output
+// empty, would report nothing when later asked for itself, and a package
+// asked for first would print its findings again inside an importer's run.
+// The flag is part of the key, so each set of asked packages has entries
+// of its own, in which every package is always asked for or always a
+// dependency. The tool ignores its value.
+const askedSetFlag = "askedset"
 
 // vettool runs the go vet protocol. For a dependency that go vet analyses
 // only for its facts (VetxOnly), the passes are replaced by stand-ins that
 // keep their names, flags and prerequisites but report nothing: the facts
 // are computed, and the checks whose findings would be discarded are not.
-// Under -depresults the dependency is analysed in full instead.
 func vettool(analyzers []*analysis.Analyzer, args []string) {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
 	}
-	flag.Bool(depResultsFlag, false, "also report on packages analysed only for their facts (set by sendlint's driver, which keeps the packages it was asked for)")
+	flag.String(askedSetFlag, "", "digest of the packages sendlint's driver asked for, which keeps go vet's cache entries of different sets apart")
 	if cfg := args[len(args)-1]; strings.HasSuffix(cfg, ".cfg") && factsOnly(cfg) {
-		if slices.Contains(args, "-"+depResultsFlag) {
-			if full, err := asFullRun(cfg); err == nil {
-				os.Args[len(os.Args)-1] = full
-			}
-		} else {
-			analyzers = standIns(analyzers)
-		}
+		analyzers = standIns(analyzers)
 	}
 	unitchecker.Main(analyzers...)
 }
@@ -78,26 +69,6 @@ func factsOnly(cfgFile string) bool {
 	}
 	var cfg struct{ VetxOnly bool }
 	return json.Unmarshal(data, &cfg) == nil && cfg.VetxOnly
-}
-
-// asFullRun writes a copy of a facts-only unit config that asks for
-// findings too, next to it in go vet's work directory, and returns its
-// name. On error the run stays facts-only.
-func asFullRun(cfgFile string) (string, error) {
-	data, err := os.ReadFile(cfgFile)
-	if err != nil {
-		return "", err
-	}
-	var cfg map[string]json.RawMessage
-	if err := json.Unmarshal(data, &cfg); err != nil {
-		return "", err
-	}
-	cfg["VetxOnly"] = json.RawMessage("false")
-	if data, err = json.Marshal(cfg); err != nil {
-		return "", err
-	}
-	full := strings.TrimSuffix(cfgFile, ".cfg") + ".full.cfg"
-	return full, os.WriteFile(full, data, 0o644)
 }
 
 func standIns(analyzers []*analysis.Analyzer) []*analysis.Analyzer {

@@ -94,10 +94,11 @@ func vet(exe string, opts *options) (*results, error) {
 }
 
 // askedSet returns a digest of the import paths the patterns match, as go
-// vet will resolve them (see askedSetFlag). Patterns that match nothing
-// are left to go vet to report.
+// vet will resolve them (see askedSetFlag). -find skips the dependencies,
+// which go vet loads anyway. Patterns that match nothing are left to go
+// vet to report.
 func askedSet(opts *options) (string, error) {
-	args := []string{"list", "-e", "-f", "{{.ImportPath}}"}
+	args := []string{"list", "-e", "-find", "-f", "{{.ImportPath}}"}
 	if opts.tags != "" {
 		args = append(args, "-tags="+opts.tags)
 	}

@@ -37,12 +37,16 @@ type related struct {
 type results struct {
 	diags  []*diagnostic
 	errors []string
+	// marks holds, for each unit go vet ran or replayed, the kinds of
+	// run its output came from (see marksFlag).
+	marks map[string][]string
 }
 
 // parseVetJSON reads go vet's JSON stream: one object per package,
-// {"pkg": {"pass": [diagnostics] | {"error": "..."}}}.
-func parseVetJSON(r io.Reader) (*results, error) {
-	res := new(results)
+// {"pkg": {"pass": [diagnostics] | {"error": "..."}}}. It keeps the units
+// of the packages in asked, and the marks of every unit.
+func parseVetJSON(r io.Reader, asked map[string]bool) (*results, error) {
+	res := &results{marks: make(map[string][]string)}
 	dec := json.NewDecoder(r)
 	for dec.More() {
 		var tree map[string]map[string]json.RawMessage
@@ -51,6 +55,13 @@ func parseVetJSON(r io.Reader) (*results, error) {
 		}
 		for pkg, passes := range tree {
 			for pass, raw := range passes {
+				if pass == markAnalysed || pass == markFactsOnly {
+					res.marks[pkg] = append(res.marks[pkg], pass)
+					continue
+				}
+				if _, ok := askedPath(pkg, asked); !ok {
+					continue
+				}
 				if err := res.add(pkg, pass, raw); err != nil {
 					return nil, err
 				}
@@ -59,6 +70,53 @@ func parseVetJSON(r io.Reader) (*results, error) {
 	}
 	res.sort()
 	return res, nil
+}
+
+// askedPath returns the import path in asked that go vet's id for a unit
+// belongs to: the package "p" itself, its test variant "p [p.test]" or its
+// external test "p_test [p.test]". A variant built for another package's
+// test, "p [q.test]", is a dependency.
+func askedPath(id string, asked map[string]bool) (string, bool) {
+	path, variant, isVariant := strings.Cut(id, " [")
+	if !isVariant {
+		return path, asked[path]
+	}
+	test := strings.TrimSuffix(variant, ".test]")
+	return test, asked[test] && (path == test || path == test+"_test")
+}
+
+// replayed returns, sorted, the asked packages whose output came only from
+// runs that analysed them as a dependency: go vet replayed a facts-only
+// run's empty output where findings were asked for. A package with tests
+// is analysed through its test variant while the package itself, a
+// dependency of the tests, runs facts-only beside it.
+func (res *results) replayed(asked map[string]bool) []string {
+	factsOnly, analysed := make(map[string]bool), make(map[string]bool)
+	for id, marks := range res.marks {
+		path, ok := askedPath(id, asked)
+		if !ok {
+			continue
+		}
+		for _, m := range marks {
+			factsOnly[path] = factsOnly[path] || m == markFactsOnly
+			analysed[path] = analysed[path] || m == markAnalysed
+		}
+	}
+	var out []string
+	for path := range factsOnly {
+		if !analysed[path] {
+			out = append(out, path)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// merge adds the findings and errors of a second run.
+func (res *results) merge(other *results) {
+	res.diags = append(res.diags, other.diags...)
+	res.errors = append(res.errors, other.errors...)
+	res.sort()
 }
 
 func (res *results) add(pkg, pass string, raw json.RawMessage) error {

@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -54,23 +53,44 @@ func standalone(analyzers []*analysis.Analyzer, args []string, stdout, stderr io
 }
 
 // vetArgs builds the go vet command line.
-func vetArgs(exe string, opts *options, extra ...string) []string {
+func vetArgs(exe string, opts *options, patterns []string, extra ...string) []string {
 	args := []string{"vet", "-vettool=" + exe}
 	if opts.tags != "" {
 		args = append(args, "-tags="+opts.tags)
 	}
 	args = append(args, extra...)
 	args = append(args, opts.forward...)
-	return append(args, opts.patterns...)
+	return append(args, patterns...)
 }
 
-// vet runs go vet in JSON mode and parses what it prints.
+// vet runs go vet in JSON mode and returns the findings on the packages the
+// patterns match. A package whose output go vet replayed from a run that
+// analysed it only as a dependency (see marksFlag) is analysed again,
+// under a cache key for those packages alone.
 func vet(exe string, opts *options) (*results, error) {
-	set, err := askedSet(opts)
+	asked, err := listPackages(opts)
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command("go", vetArgs(exe, opts, "-json", "-"+askedSetFlag+"="+set)...)
+	res, err := vetRun(exe, opts, opts.patterns, asked)
+	if err != nil {
+		return nil, err
+	}
+	if stale := res.replayed(asked); len(stale) > 0 {
+		again, err := vetRun(exe, opts, stale, asked, "-"+askedSetFlag+"="+digest(stale))
+		if err != nil {
+			return nil, err
+		}
+		res.merge(again)
+	}
+	return res, nil
+}
+
+// vetRun runs go vet once on patterns and parses what it prints, keeping
+// the packages in asked.
+func vetRun(exe string, opts *options, patterns []string, asked map[string]bool, extra ...string) (*results, error) {
+	extra = append([]string{"-json", "-" + marksFlag}, extra...)
+	cmd := exec.Command("go", vetArgs(exe, opts, patterns, extra...)...)
 	cmd.Dir = opts.dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -80,9 +100,9 @@ func vet(exe string, opts *options) (*results, error) {
 		return nil, fmt.Errorf("running go vet: %v", runErr)
 	}
 	if strings.Contains(stderr.String(), "no packages to vet") {
-		return nil, fmt.Errorf("no packages to analyse: %s matched no packages", strings.Join(opts.patterns, " "))
+		return nil, fmt.Errorf("no packages to analyse: %s matched no packages", strings.Join(patterns, " "))
 	}
-	res, err := parseVetJSON(&stdout)
+	res, err := parseVetJSON(&stdout, asked)
 	if err != nil {
 		return nil, err
 	}
@@ -93,11 +113,10 @@ func vet(exe string, opts *options) (*results, error) {
 	return res, nil
 }
 
-// askedSet returns a digest of the import paths the patterns match, as go
-// vet will resolve them (see askedSetFlag). -find skips the dependencies,
-// which go vet loads anyway. Patterns that match nothing are left to go
-// vet to report.
-func askedSet(opts *options) (string, error) {
+// listPackages returns the import paths the patterns match, as go vet
+// will resolve them. -find skips the dependencies, which go vet loads
+// anyway. Patterns that match nothing are left to go vet to report.
+func listPackages(opts *options) (map[string]bool, error) {
 	args := []string{"list", "-e", "-find", "-f", "{{.ImportPath}}"}
 	if opts.tags != "" {
 		args = append(args, "-tags="+opts.tags)
@@ -108,12 +127,19 @@ func askedSet(opts *options) (string, error) {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return "", fmt.Errorf("listing packages: %v: %s", err, strings.TrimSpace(stderr.String()))
+		return nil, fmt.Errorf("listing packages: %v: %s", err, strings.TrimSpace(stderr.String()))
 	}
-	paths := strings.Fields(string(out))
-	slices.Sort(paths)
+	paths := make(map[string]bool)
+	for _, p := range strings.Fields(string(out)) {
+		paths[p] = true
+	}
+	return paths, nil
+}
+
+// digest names a set of packages in a cache key.
+func digest(paths []string) string {
 	sum := sha256.Sum256([]byte(strings.Join(paths, "\n")))
-	return hex.EncodeToString(sum[:8]), nil
+	return hex.EncodeToString(sum[:8])
 }
 
 // runFix applies or prints suggested fixes through go vet -fix.
@@ -122,7 +148,7 @@ func runFix(exe string, opts *options, stdout, stderr io.Writer) int {
 	if opts.diff {
 		extra = append(extra, "-diff")
 	}
-	cmd := exec.Command("go", vetArgs(exe, opts, extra...)...)
+	cmd := exec.Command("go", vetArgs(exe, opts, opts.patterns, extra...)...)
 	cmd.Dir = opts.dir
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if err := cmd.Run(); err != nil {

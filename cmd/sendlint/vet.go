@@ -3,9 +3,12 @@ package main
 import (
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/unitchecker"
@@ -33,17 +36,25 @@ func isVetInvocation(args []string) bool {
 // user's choice and is left alone.
 const gcPercent = 200
 
-// askedSetFlag carries, from the standalone driver, a digest of the
-// packages it asked go vet for. The go command caches a package's vet
-// output under a key of package, tool and flags that leaves out whether
-// the run was facts-only, and replays whichever run filled the entry first
-// to the other: a package analysed first as a dependency, its output
-// empty, would report nothing when later asked for itself, and a package
-// asked for first would print its findings again inside an importer's run.
-// The flag is part of the key, so each set of asked packages has entries
-// of its own, in which every package is always asked for or always a
-// dependency. The tool ignores its value.
-const askedSetFlag = "askedset"
+// The go command caches a package's vet output under a key of package,
+// tool and flags that leaves out whether the run was facts-only, and
+// replays whichever run filled the entry first to the other: a package
+// analysed first as a dependency, its output empty, would report nothing
+// when later asked for itself, and a package asked for first would print
+// its findings again inside an importer's run. The standalone driver
+// therefore asks each run to say which kind it was (marksFlag): it drops
+// what dependencies print, and analyses again, under a key of their own
+// (askedSetFlag), the packages it asked for whose output came from a
+// facts-only run.
+const (
+	marksFlag    = "marks"
+	askedSetFlag = "askedset"
+
+	// The marks, written as go vet JSON for an analyzer of that name with
+	// no findings.
+	markFactsOnly = "(facts only)"
+	markAnalysed  = "(analysed)"
+)
 
 // vettool runs the go vet protocol. For a dependency that go vet analyses
 // only for its facts (VetxOnly), the passes are replaced by stand-ins that
@@ -53,22 +64,75 @@ func vettool(analyzers []*analysis.Analyzer, args []string) {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
 	}
-	flag.String(askedSetFlag, "", "digest of the packages sendlint's driver asked for, which keeps go vet's cache entries of different sets apart")
-	if cfg := args[len(args)-1]; strings.HasSuffix(cfg, ".cfg") && factsOnly(cfg) {
-		analyzers = standIns(analyzers)
+	flag.Bool(marksFlag, false, "write which kind of run this was, facts-only or analysed (for sendlint's driver)")
+	flag.String(askedSetFlag, "", "digest of the packages sendlint's driver asked for, which keeps go vet's cache entries of a second run apart")
+	if cfgFile := args[len(args)-1]; strings.HasSuffix(cfgFile, ".cfg") {
+		cfg := readUnit(cfgFile)
+		if cfg.VetxOnly {
+			analyzers = standIns(analyzers)
+		}
+		if slices.Contains(args, "-"+marksFlag) {
+			markRun(analyzers, cfg)
+		}
 	}
 	unitchecker.Main(analyzers...)
 }
 
-// factsOnly reports whether the unit config asks only for facts. An
-// unreadable config is left to unitchecker, which reports it.
-func factsOnly(cfgFile string) bool {
-	data, err := os.ReadFile(cfgFile)
-	if err != nil {
-		return false
+// unit is what the tool reads of go vet's unit config. An unreadable
+// config is left to unitchecker, which reports it.
+type unit struct {
+	ID       string
+	VetxOnly bool
+}
+
+func readUnit(cfgFile string) unit {
+	var cfg unit
+	if data, err := os.ReadFile(cfgFile); err == nil {
+		_ = json.Unmarshal(data, &cfg)
 	}
-	var cfg struct{ VetxOnly bool }
-	return json.Unmarshal(data, &cfg) == nil && cfg.VetxOnly
+	return cfg
+}
+
+// markRun makes the fact producers write the run's mark to the output
+// before they run: they run in both kinds of run, whichever passes are
+// selected.
+func markRun(analyzers []*analysis.Analyzer, cfg unit) {
+	mark := markAnalysed
+	if cfg.VetxOnly {
+		mark = markFactsOnly
+	}
+	var once sync.Once
+	write := func() { fmt.Fprintf(os.Stdout, "{%q: {%q: []}}\n", cfg.ID, mark) }
+	for _, p := range declaringFacts(analyzers) {
+		run := p.Run
+		p.Run = func(pass *analysis.Pass) (any, error) {
+			once.Do(write)
+			return run(pass)
+		}
+	}
+}
+
+// declaringFacts returns the analyzers, among these and all they require,
+// that declare facts, each once.
+func declaringFacts(analyzers []*analysis.Analyzer) []*analysis.Analyzer {
+	var out, seen []*analysis.Analyzer
+	var walk func(*analysis.Analyzer)
+	walk = func(a *analysis.Analyzer) {
+		if slices.Contains(seen, a) {
+			return
+		}
+		seen = append(seen, a)
+		if len(a.FactTypes) > 0 {
+			out = append(out, a)
+		}
+		for _, r := range a.Requires {
+			walk(r)
+		}
+	}
+	for _, a := range analyzers {
+		walk(a)
+	}
+	return out
 }
 
 func standIns(analyzers []*analysis.Analyzer) []*analysis.Analyzer {

@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/sendlint/sendlint/internal/flow"
 )
 
 // OtherInstance reports whether the receive site r cannot be on the
@@ -123,4 +125,71 @@ func boundValue(fv *ssa.FreeVar) ssa.Value {
 		}
 	}
 	return bound
+}
+
+// ReceivedOncePerCall reports whether the receive r takes, once, from a
+// channel that the call of its function makes for itself: the receive is
+// in no loop, and the channel is made in that function or is the field of
+// a struct it allocates or gets from a constructor of the package, a field
+// that every store in the package fills with a channel made for a new
+// struct. Nothing the function does after the receive can keep that
+// channel from being received from, since it is never received from
+// again; and no other call of the function receives from it.
+//
+//	sema := newSema()         // &sema{ready: make(chan bool, 1)}
+//	pq.waiters.put(sema)      // under pq.lock, released before the receive
+//	<-sema.ready
+//	if pq.Disposed() { ... }  // takes pq.disposeLock: after the one receive
+func (x *Index) ReceivedOncePerCall(r Site) bool {
+	if flow.Reaches(r.Instr, r.Instr) {
+		return false
+	}
+	ch := siteChan(r)
+	if mk, ok := ch.(*ssa.MakeChan); ok {
+		return mk.Parent() == r.Func
+	}
+	base, field, ok := fieldLoad(ch)
+	if !ok || !x.filledFresh(FieldOf(base.Type(), field, true)) {
+		return false
+	}
+	if a := structAlloc(base); a != nil {
+		return a.Parent() == r.Func
+	}
+	call, ok := base.(*ssa.Call)
+	return ok && returnsNew(call.Call.StaticCallee())
+}
+
+// filledFresh reports whether every store into field f in the package
+// puts a channel made in the same function into a struct allocated there.
+func (x *Index) filledFresh(f *types.Var) bool {
+	if f == nil || f.Pkg() != x.pkg.Pkg {
+		return false
+	}
+	stores := x.fieldSts[f]
+	for _, s := range stores {
+		mk, isMake := s.Val.(*ssa.MakeChan)
+		a, isAlloc := s.Addr.(*ssa.FieldAddr).X.(*ssa.Alloc)
+		if !isMake || !isAlloc || !isStructAlloc(a) || mk.Parent() != a.Parent() {
+			return false
+		}
+	}
+	return len(stores) > 0
+}
+
+// returnsNew reports whether fn, a function of the package, returns on
+// every path a struct it has just allocated.
+func returnsNew(fn *ssa.Function) bool {
+	if fn == nil || fn.Signature.Results().Len() != 1 || len(fn.Blocks) == 0 {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		if a, ok := ret.Results[0].(*ssa.Alloc); !ok || !isStructAlloc(a) {
+			return false
+		}
+	}
+	return true
 }

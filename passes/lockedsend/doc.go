@@ -84,8 +84,13 @@
 //     package-level variable, so a receiver that locks another instance's
 //     field counts too; a receiver that is running at the send (the
 //     sender's own goroutine, or one the sender starts only afterwards)
-//     closes no cycle; a project's own mutex type that is nothing but an
-//     embedded sync.Mutex is classed by the field that holds it. Two holds
+//     closes no cycle, nor does one that takes the lock only before its
+//     receive (to register its channel), or whose one receive takes from a
+//     channel its call made for itself (a waiter's one-slot channel, put in
+//     a list and received from once: what it locks afterwards cannot hold
+//     up a send that nobody but this receive waits for); a project's own
+//     mutex type that is nothing but an embedded sync.Mutex is classed by
+//     the field that holds it. Two holds
 //     conflict unless both are for reading. A cycle through a buffer of at
 //     least 65536 values (every channel instance made with such a capacity:
 //     a constant, or a package variable that only its initializer and

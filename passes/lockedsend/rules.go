@@ -154,6 +154,7 @@ func (c *checker) judge(r *root) {
 	var recvs []chans.Site
 	var makes []*ssa.MakeChan
 	var proven *verdict.Verdict
+	once := make(map[ssa.Instruction]bool)
 	n, roomy := 0, false
 	c.sum.Chans(func(idx *chans.Index) {
 		judge := verdict.New(idx)
@@ -170,6 +171,9 @@ func (c *checker) judge(r *root) {
 				return idx.RunningAt(r, b.OpInstr, mks) != "" || chans.OtherInstance(st.ch, r)
 			})
 			recvs, makes = append(recvs, rs...), append(makes, mks...)
+			for _, r := range rs {
+				once[r.Instr] = idx.ReceivedOncePerCall(r)
+			}
 			// Each path to the operation is judged with what its call
 			// site knows: a guard tested under the held lock before
 			// the call may show the receiver running (see
@@ -183,7 +187,7 @@ func (c *checker) judge(r *root) {
 		}
 		n, roomy = vast(idx, makes)
 	})
-	cycled := c.findCycle(r, recvs)
+	cycled := c.findCycle(r, recvs, once)
 	cycled = cycled || proven == nil && c.callerCycle(r, states)
 	switch {
 	case cycled && !roomy:
@@ -298,7 +302,10 @@ func receivers(idx *chans.Index, ch ssa.Value) ([]chans.Site, []*ssa.MakeChan) {
 // Two holds of a lock conflict unless both are for reading. Locks of one
 // class are taken to be one mutex, so a receiver that locks another
 // instance's field counts too: the pass cannot tell instances apart.
-func (c *checker) findCycle(r *root, recvs []chans.Site) bool {
+// A receiver whose one receive takes from a channel its call made for
+// itself (once, see chans.ReceivedOncePerCall) needs no lock to receive
+// from it: whatever it locks comes after that receive.
+func (c *checker) findCycle(r *root, recvs []chans.Site, once map[ssa.Instruction]bool) bool {
 	held := make(map[string]locks.Lock)
 	for _, l := range r.rep.held.Locks() {
 		if k := locks.Class(l); k != "" {
@@ -313,6 +320,9 @@ func (c *checker) findCycle(r *root, recvs []chans.Site) bool {
 	for _, s := range recvs {
 		if slices.Contains(seen, s.Func) || shipped && chans.InTestFile(s.Instr) {
 			continue // a test's receiver proves nothing about shipped code
+		}
+		if once[s.Instr] {
+			continue
 		}
 		seen = append(seen, s.Func)
 		for _, a := range c.sum.Acquires(s.Func) {

@@ -226,3 +226,80 @@ func (b *batcher) addSettableBad(v int) {
 	defer b.mu.Unlock()
 	b.items <- v // want `send on b\.items can block while b\.mu is held: its receiver \(\*batcher\)\.loop takes b\.mu too, so once the channel is full neither can go on$`
 }
+
+// A waiter list: each Get makes its own one-slot channel, registers it
+// under q.mu and receives from it once. What Get locks after that one
+// receive cannot hold up a send on that channel, which nobody receives
+// from again.
+type waitQueue struct {
+	mu      sync.Mutex
+	closeMu sync.Mutex
+	closed  bool
+	waiters []*waiter
+}
+
+type waiter struct{ ready chan bool }
+
+func newWaiter() *waiter { return &waiter{ready: make(chan bool, 1)} }
+
+func (q *waitQueue) isClosed() bool {
+	q.closeMu.Lock()
+	defer q.closeMu.Unlock()
+	return q.closed
+}
+
+func (q *waitQueue) Get() bool {
+	w := newWaiter()
+	q.mu.Lock()
+	q.waiters = append(q.waiters, w)
+	q.mu.Unlock()
+	<-w.ready
+	return !q.isClosed()
+}
+
+func (q *waitQueue) closeWaitersOnceAudit() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.closeMu.Lock()
+	defer q.closeMu.Unlock()
+	q.closed = true
+	for _, w := range q.waiters {
+		w.ready <- true // want `send on w\.ready can block while q\.mu and q\.closeMu are held.*\[audit: no receiver of it is seen to need the lock\]`
+	}
+	q.waiters = nil
+}
+
+// A hand-off whose taker receives one value per call, then locks; its
+// calls share the channel, and the loop that calls it needs h.mu before
+// its next receive: a cycle.
+type handoff struct {
+	mu    sync.Mutex
+	next  chan int
+	taken int
+}
+
+func newHandoff() *handoff {
+	h := &handoff{next: make(chan int, 8)}
+	go h.drain()
+	return h
+}
+
+func (h *handoff) take() int {
+	v := <-h.next
+	h.mu.Lock()
+	h.taken++
+	h.mu.Unlock()
+	return v
+}
+
+func (h *handoff) drain() {
+	for {
+		h.take()
+	}
+}
+
+func (h *handoff) giveCycleBad(v int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.next <- v // want `send on h\.next can block while h\.mu is held: its receiver \(\*handoff\)\.take takes h\.mu too, so once the channel is full neither can go on$`
+}

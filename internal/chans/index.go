@@ -59,11 +59,12 @@ type Index struct {
 	oneShot  map[*types.Var]bool
 	perValue map[*types.Var]bool // OncePerValue's answers
 
-	funcs     []*ssa.Function // the indexed functions, for the rare scans of runner.go
-	imported  func(*types.Func, int) bool
-	runners   map[runnerKey]bool
-	fieldRuns map[*types.Var]bool
-	kept      map[*types.Var]bool
+	funcs           []*ssa.Function // the indexed functions, for the rare scans of runner.go
+	imported        func(*types.Func, int) bool
+	inPlaceImported func(*types.Func, int) bool // CallsInPlace of other packages (SetInPlace)
+	runners         map[runnerKey]bool
+	fieldRuns       map[*types.Var]bool
+	kept            map[*types.Var]bool
 
 	shipped   map[*ssa.Function]bool // Shipped's answers
 	inits     map[*ssa.Function]bool // see initRefs

@@ -407,7 +407,7 @@ func (x *Index) keptInPlace(f *types.Var) bool {
 			continue
 		}
 		for _, ref := range *load.Referrers() {
-			if !x.inPlaceUse(ref, load) {
+			if !x.inPlaceUse(ref, load, 0) {
 				ok = false
 				break
 			}
@@ -418,9 +418,21 @@ func (x *Index) keptInPlace(f *types.Var) bool {
 }
 
 // inPlaceUse reports whether ref uses the channel v where the index sees
-// it: see keptInPlace.
-func (x *Index) inPlaceUse(ref ssa.Instruction, v ssa.Value) bool {
+// it: see keptInPlace. A phi that merges it into a local variable (var q
+// chan T; if ready { q = c.queue }) is in place when the variable's uses
+// are.
+func (x *Index) inPlaceUse(ref ssa.Instruction, v ssa.Value, depth int) bool {
 	switch r := ref.(type) {
+	case *ssa.Phi:
+		if depth > 2 {
+			return false
+		}
+		for _, use := range *r.Referrers() {
+			if use != ref && !x.inPlaceUse(use, r, depth+1) {
+				return false
+			}
+		}
+		return true
 	case *ssa.DebugRef, *ssa.Select, *ssa.Send, *ssa.BinOp:
 		return true
 	case *ssa.UnOp:

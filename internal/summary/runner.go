@@ -6,6 +6,8 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/sendlint/sendlint/internal/chans"
 )
 
 // RunsUntilDone is the fact that a function is a runner for some of its
@@ -46,6 +48,50 @@ func importedRunners(pass *analysis.Pass) map[*types.Func][]int {
 	out := make(map[*types.Func][]int)
 	for _, of := range pass.AllObjectFacts() {
 		if f, ok := of.Fact.(*RunsUntilDone); ok && of.Object.Pkg() != pass.Pkg {
+			if fn, ok := of.Object.(*types.Func); ok {
+				out[fn] = f.Params
+			}
+		}
+	}
+	return out
+}
+
+// InPlace is the fact that a function calls some of its func parameters
+// only in place (chans.CallsInPlace): on its caller's goroutine, before it
+// returns, keeping them nowhere. A function literal handed to it runs
+// during the call, on the goroutine that makes it. Params are the
+// parameters' indices, receiver first.
+type InPlace struct {
+	Params []int
+}
+
+func (*InPlace) AFact() {}
+
+func (f *InPlace) String() string {
+	return fmt.Sprintf("calls parameters %v in place", f.Params)
+}
+
+// exportInPlace exports the InPlace fact of an exported function.
+func exportInPlace(pass *analysis.Pass, fn *ssa.Function, obj *types.Func) {
+	if !obj.Exported() {
+		return
+	}
+	var params []int
+	for i := range fn.Params {
+		if chans.CallsInPlace(fn, i) {
+			params = append(params, i)
+		}
+	}
+	if len(params) > 0 {
+		pass.ExportObjectFact(obj.Origin(), &InPlace{Params: params})
+	}
+}
+
+// importedInPlace reads the dependencies' InPlace facts by object.
+func importedInPlace(pass *analysis.Pass) map[*types.Func][]int {
+	out := make(map[*types.Func][]int)
+	for _, of := range pass.AllObjectFacts() {
+		if f, ok := of.Fact.(*InPlace); ok && of.Object.Pkg() != pass.Pkg {
 			if fn, ok := of.Object.(*types.Func); ok {
 				out[fn] = f.Params
 			}

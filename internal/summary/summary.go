@@ -57,7 +57,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "summarise which functions may block on a send, for the passes that report sends",
 	URL:        "https://pkg.go.dev/github.com/sendlint/sendlint/internal/summary",
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(Blocks), new(Carries), new(Acquires), new(RunsUntilDone), new(Group)},
+	FactTypes:  []analysis.Fact{new(Blocks), new(Carries), new(Acquires), new(RunsUntilDone), new(InPlace), new(Group)},
 	Run:        run,
 }
 
@@ -77,6 +77,8 @@ type Result struct {
 	importedLocks map[*types.Func]*Acquires
 	// importedRunners holds the dependencies' RunsUntilDone facts.
 	importedRunners map[*types.Func][]int
+	// importedInPlace holds the dependencies' InPlace facts.
+	importedInPlace map[*types.Func][]int
 	// importedGroups holds the dependencies' Group facts.
 	importedGroups map[*types.Func]chans.GroupOp
 
@@ -124,6 +126,7 @@ func run(pass *analysis.Pass) (any, error) {
 	r.imported, r.seeds = importedFacts(pass)
 	r.importedLocks = importedLocks(pass)
 	r.importedRunners = importedRunners(pass)
+	r.importedInPlace = importedInPlace(pass)
 	r.importedGroups = importedGroups(pass)
 	r.exportFacts(pass)
 	return r, nil
@@ -260,6 +263,9 @@ func (r *Result) chanIndex() *chans.Index {
 		r.idx.SetRunners(func(fn *types.Func, param int) bool {
 			return slices.Contains(r.importedRunners[fn], param)
 		})
+		r.idx.SetInPlace(func(fn *types.Func, param int) bool {
+			return slices.Contains(r.importedInPlace[fn], param)
+		})
 		r.idx.SetGroups(func(fn *types.Func) (chans.GroupOp, bool) {
 			op, ok := r.importedGroups[fn]
 			return op, ok
@@ -301,11 +307,13 @@ func (r *Result) guardedAcquires(pass *analysis.Pass, fn *ssa.Function, obj *typ
 	r.exportAcquires(pass, fn, obj)
 }
 
-// guardedRunners exports fn's RunsUntilDone fact, containing a panic the
-// way guardedSummary does: the function is then taken to be no runner.
+// guardedRunners exports fn's RunsUntilDone and InPlace facts, containing
+// a panic the way guardedSummary does: the function is then taken to be
+// no runner, and to call no parameter in place.
 func (r *Result) guardedRunners(pass *analysis.Pass, fn *ssa.Function, obj *types.Func) {
 	defer func() { _ = recover() }()
 	r.exportRunners(pass, fn, obj)
+	exportInPlace(pass, fn, obj)
 }
 
 // guardedGroups exports fn's Group fact, containing a panic the way

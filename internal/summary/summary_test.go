@@ -28,6 +28,13 @@ func TestRunnerFacts(t *testing.T) {
 	analysistest.Run(t, fixturetest.Testdata(t, 2), Analyzer, "baresend/servicekit")
 }
 
+// TestInPlaceFacts checks which of retrykit's functions call their func
+// parameter in place, on the caller's goroutine before they return:
+// Retry does; Detached, which runs it on a goroutine, carries no fact.
+func TestInPlaceFacts(t *testing.T) {
+	analysistest.Run(t, fixturetest.Testdata(t, 2), Analyzer, "baresend/retrykit")
+}
+
 // TestGroupFacts checks which of closerkit's methods wait for, or mark
 // done, the goroutines its WaitGroup counts: Done, Wait and
 // SignalAndWait; not WaitSometimes, whose wait is on one branch only.

@@ -247,8 +247,10 @@ func drainer(idx *chans.Index, recvs []chans.Site, r chans.Site, ch ssa.Value) *
 // outlives says why the receiver r need not have stopped when the send is
 // made, or returns "": it is running (chans.RunningAt), it gives up only
 // in the other mode of a question the send's branch asks too
-// (chans.OtherMode), or its stop is signalled only after a wait for the
-// goroutines that make the send (chans.StopsAfterSenders).
+// (chans.OtherMode), its stop is signalled only after a wait for the
+// goroutines that make the send (chans.StopsAfterSenders), or only by
+// the goroutine that makes the send, after its last send
+// (chans.StoppedBySender).
 func (j *Judge) outlives(r chans.Site, instr ssa.Instruction, ch ssa.Value, makes []*ssa.MakeChan) string {
 	if why := j.idx.RunningAt(r, instr, makes); why != "" {
 		return why
@@ -256,7 +258,10 @@ func (j *Judge) outlives(r chans.Site, instr ssa.Instruction, ch ssa.Value, make
 	if why := j.idx.OtherMode(r, instr, ch); why != "" {
 		return why
 	}
-	return j.idx.StopsAfterSenders(r, instr)
+	if why := j.idx.StopsAfterSenders(r, instr); why != "" {
+		return why
+	}
+	return j.idx.StoppedBySender(r, instr)
 }
 
 // receiverStops is v proven by the receiver r, which can stop and is the

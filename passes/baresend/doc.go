@@ -111,7 +111,13 @@
 // methods count them, before it closes the receiver's stop: the receiver
 // outlives them, unless a sender starts after the wait), or "... is
 // stopped after ..., which counts a goroutine that makes this send" when
-// other stops or senders are not ordered by that wait; "the send runs
+// other stops or senders are not ordered by that wait; "its receiver X
+// is stopped only by G, which makes this send and does not reach it after
+// the stop" (an events loop that alone closes its dispatcher's stop
+// channel, while it handles the close request, and then returns; a
+// constructor's send before it starts that loop cannot find the stop
+// fired either; a call handed to a helper that runs it in place, such as
+// a retry loop, stays on the caller's goroutine); "the send runs
 // only when (*W).draining is true, and its receiver gives up here only
 // when it is false" (a dispatcher that drains in one mode and gives up on
 // a stop in the other, asked the same question as the send); "its

@@ -48,7 +48,7 @@ func Go(loop func(ctx context.Context)) (stop func()) { // want Go:`runs paramet
 }
 
 // Retry runs loop again each time it returns, for as long as ctx is live.
-func Retry(ctx context.Context, loop func(ctx context.Context)) { // want Retry:`runs parameters \[1\] until their context is done`
+func Retry(ctx context.Context, loop func(ctx context.Context)) { // want Retry:`runs parameters \[1\] until their context is done` Retry:`calls parameters \[1\] in place`
 	for ctx.Err() == nil {
 		loop(ctx)
 	}

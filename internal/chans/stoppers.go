@@ -22,7 +22,10 @@ import (
 //     or called where it is made: the calls of that cancel stop r;
 //   - r's own channel, on the branch where the value received passes a
 //     type assertion (case *closeRequest: return): the sends of values of
-//     that type on the channel's field stop r.
+//     that type on the channel's field stop r;
+//   - any channel kept in a field, on the branch its case takes when the
+//     channel is closed (case v, ok := <-p.data: if !ok { return }): its
+//     closes stop r, and its sends do not.
 //
 // ok is false when a return follows none of these (a timer, a context
 // of unknown make, a value-decided return without a type, a receive
@@ -50,6 +53,18 @@ func (x *Index) Stoppers(r Site) ([]ssa.Instruction, bool) {
 			return nil, false
 		}
 		caseCh := sel.States[k].Chan
+		if onClosedBranch(sel, k, b) {
+			// Only a close of the case's channel leads here, whichever
+			// channel it is: its sends do not.
+			f := onlyField(x.Origins(caseCh))
+			if !x.keptInPlace(f) {
+				return nil, false
+			}
+			for _, c := range x.allCloses(f) {
+				out = append(out, c)
+			}
+			continue
+		}
 		if sel == r.Instr && k == r.State || SameValue(caseCh, RecvChan(r)) {
 			t := assertedOn(received(sel, k), b, to)
 			if t == nil {
@@ -93,6 +108,27 @@ func (x *Index) Stoppers(r Site) ([]ssa.Instruction, bool) {
 		}
 	}
 	return out, true
+}
+
+// onClosedBranch reports whether the block b lies on the branch case k of
+// sel takes when its channel is closed (case v, ok := <-c.in: if !ok {...}).
+func onClosedBranch(sel *ssa.Select, k int, b *ssa.BasicBlock) bool {
+	e, found := CaseEdge(sel, k)
+	if !found {
+		return false
+	}
+	closed := make(map[flow.Edge]bool)
+	for _, ref := range *sel.Referrers() {
+		if ex, ok := ref.(*ssa.Extract); ok && ex.Index == 1 && e.To.Dominates(ex.Block()) {
+			okBranches(ex, true, closed)
+		}
+	}
+	for edge := range closed {
+		if len(edge.To.Preds) == 1 && edge.To.Dominates(b) {
+			return true
+		}
+	}
+	return false
 }
 
 // decidingCase returns the select case whose branch b lies on, the
@@ -540,4 +576,70 @@ func (x *Index) StopsOnlyOn(r Site, instr ssa.Instruction) bool {
 		}
 	}
 	return true
+}
+
+// StopsCloseIt reports whether every stop of the receiver r (Stoppers)
+// either is the send instr itself, made once per run of its function, or
+// closes a channel in a function that closes instr's channel too, on
+// every way out after the stop (a deferred close counts). A producer's
+// loop that returns on its own close request, or when its input channels
+// are closed together:
+//
+//	func (p *producer) shutdown() {
+//		defer close(p.data)   // a stop of the loop
+//		defer close(p.cmds)   // and the channel Close sends on
+//		...
+//	}
+//
+// A send left behind by any of those stops is woken by the close and
+// panics, or was the stop itself: it does not wait for good.
+func (x *Index) StopsCloseIt(r Site, instr ssa.Instruction, ch ssa.Value) bool {
+	if flow.Reaches(instr, instr) {
+		return false
+	}
+	f := onlyField(x.Origins(ch))
+	if f == nil || !x.keptInPlace(f) {
+		return false
+	}
+	stoppers, named := x.Stoppers(r)
+	if !named || len(stoppers) == 0 {
+		return false
+	}
+	for _, s := range stoppers {
+		if s != instr && !x.closesAfter(s, f) {
+			return false
+		}
+	}
+	return true
+}
+
+// closesAfter reports whether s closes a channel held in f, or is a close
+// whose function closes one, or defers that close, on every path from s
+// to a return, or deferred it on every path to s.
+func (x *Index) closesAfter(s ssa.Instruction, f *types.Var) bool {
+	call, ok := s.(ssa.CallInstruction)
+	if !ok || !isClose(call) {
+		return false
+	}
+	closesF := func(i ssa.Instruction) bool {
+		c, ok := i.(ssa.CallInstruction)
+		return ok && isClose(c) && x.fromField(c.Common().Args[0], f)
+	}
+	if closesF(s) {
+		return true
+	}
+	for _, b := range s.Parent().Blocks {
+		for _, i := range b.Instrs {
+			if _, deferred := i.(*ssa.Defer); deferred && closesF(i) && b.Dominates(s.Block()) && (b != s.Block() || flow.IndexOf(i) < flow.IndexOf(s)) {
+				return true
+			}
+		}
+	}
+	open := flow.Path{Stop: closesF}
+	return !open.ReturnReachable(s.Block(), flow.IndexOf(s))
+}
+
+func isClose(call ssa.CallInstruction) bool {
+	b, ok := call.Common().Value.(*ssa.Builtin)
+	return ok && b.Name() == "close"
 }

@@ -278,7 +278,7 @@ func (j *Judge) receiverStops(v Verdict, r chans.Site, handed ssa.Instruction, i
 		v.Related = append(v.Related, related(handed.Pos(), runnerNote(r.Func, handed)))
 	}
 	v.Reason = "its receiver " + OwnerName(r.Func) + " can stop receiving, and " + v.Reason
-	v.Missing = cmp.Or(madeInTests(v.Makes), guard, j.deregistered(r, kept), selfStop(j.idx, r, instr), j.perCallBuffer(v.Makes, r, instr), closesOnStop(j.idx, r))
+	v.Missing = cmp.Or(madeInTests(v.Makes), guard, j.deregistered(r, kept), selfStop(j.idx, r, instr), j.perCallBuffer(v.Makes, r, instr), closesOnStop(j.idx, r), stopsCloseIt(j.idx, r, instr, ch))
 	if j.ownerWaits(r, v.Makes) {
 		v.Missing = cmp.Or(j.overflow(instr, ch, v.Makes), v.Missing)
 	}
@@ -305,6 +305,17 @@ func closesOnStop(idx *chans.Index, r chans.Site) string {
 		return ""
 	}
 	return "its receiver " + OwnerName(r.Func) + " closes the channel as it stops: a send left behind panics rather than waits"
+}
+
+// stopsCloseIt says what is missing when every stop of the receiver r
+// closes the send's channel too, or is this send's own value
+// (chans.StopsCloseIt): a send left behind panics rather than waits, as
+// with closesOnStop.
+func stopsCloseIt(idx *chans.Index, r chans.Site, instr ssa.Instruction, ch ssa.Value) string {
+	if !idx.StopsCloseIt(r, instr, ch) {
+		return ""
+	}
+	return "every stop of its receiver " + OwnerName(r.Func) + " closes the channel too, or is the value this send makes: a send left behind panics rather than waits, unless the send runs twice for one channel"
 }
 
 // perCallBuffer says what is missing when the send fills its buffer only

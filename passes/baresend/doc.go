@@ -124,7 +124,11 @@
 // receiver X stops only on the value this send makes: it blocks only if
 // the send runs twice for one channel" (a Close that hands its loop the
 // close request the loop returns on, and nothing else stops the loop: it
-// can be gone only after taking an earlier Close's request); "its
+// can be gone only after taking an earlier Close's request); "every stop
+// of its receiver X closes the channel too, or is the value this send
+// makes" (a producer's loop that returns on its close request, or when
+// its shutdown closes its data and command channels together: a send left
+// behind panics, a bug of another kind); "its
 // receiver X stops only when told to, and this send is made once per call
 // into a buffer of 100: it blocks only if callers go on calling after the
 // stop until the buffer is full" (a loop stopped by its owner's Close, a

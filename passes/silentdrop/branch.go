@@ -47,14 +47,30 @@ func defaultBranch(sel *ssa.Select) (*branch, bool) {
 	if test == nil {
 		return nil, false
 	}
-	d := &branch{sel: sel, from: test.Block()}
-	if cond, ok := d.from.Instrs[len(d.from.Instrs)-1].(*ssa.If); ok && cond.Cond == test {
-		d.entry = d.from.Succs[1]
-	} else {
-		// The last case and the default were both empty: the test
-		// became a jump, and the code after it is shared.
-		d.entry, d.shared = d.from, true
+	from := test.Block()
+	if cond, ok := from.Instrs[len(from.Instrs)-1].(*ssa.If); ok && cond.Cond == test {
+		return newBranch(sel, from, from.Succs[1], false), true
 	}
+	// The last case and the default were both empty: the test became a
+	// jump, and the code after it is shared.
+	return newBranch(sel, from, from, true), true
+}
+
+// caseBranch returns case k of sel as a branch of its own, set against
+// the select's send cases as the default is.
+func caseBranch(sel *ssa.Select, k int) (*branch, bool) {
+	e, ok := chans.CaseEdge(sel, k)
+	if !ok {
+		return nil, false
+	}
+	return newBranch(sel, e.From, e.To, false), true
+}
+
+// newBranch is the way out of sel that enters entry from the block from:
+// the code only it reaches, and what only the send cases reach.
+func newBranch(sel *ssa.Select, from, entry *ssa.BasicBlock, shared bool) *branch {
+	last := len(sel.States) - 1
+	d := &branch{sel: sel, from: from, entry: entry, shared: shared}
 	for i, st := range sel.States {
 		if st.Dir != types.SendOnly {
 			continue
@@ -79,7 +95,7 @@ func defaultBranch(sel *ssa.Select) (*branch, bool) {
 	}
 	d.blocks = minus(fromDefault, d.sendReach)
 	d.sendBlocks = minus(d.sendReach, fromDefault)
-	return d, true
+	return d
 }
 
 // caseTest returns the comparison that tests whether case k was chosen:

@@ -86,6 +86,12 @@
 //     it"), or the line above the select does ("do not block"), or the
 //     line above an if or a loop whose body opens with the select. A
 //     comment with TODO, FIXME or XXX says the opposite and does not count;
+//   - [audit: the function also gives up on this send after a timeout,
+//     without a trace: dropping is its policy]: the same function sends the
+//     same value on the same channel in a blocking select that gives up
+//     when a timer fires (time.After, a Timer's C) and leaves no trace when
+//     it does: a publisher with a configurable wait, whose default is the
+//     zero wait. A timed send that returns an error or logs does not count;
 //   - [audit: the receiver takes from this channel without waiting: a
 //     pool or free list]: every receive of the channel in the package is a
 //     case of a select with a default, and one of them merges what it takes

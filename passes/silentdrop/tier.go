@@ -23,6 +23,7 @@ const (
 	missRegistered = "the channel is one a caller handed to this package, and that caller sizes its buffer"
 	missNotOwed    = "the dropped value is not owed to a caller or a request"
 	missLate       = "the one waiting for it gives up after a while, and a late answer has no one to go to"
+	missTimedOut   = "the function also gives up on this send after a timeout, without a trace: dropping is its policy"
 )
 
 // missing says why a drop that leaves no trace belongs to the audit tier,
@@ -33,6 +34,9 @@ const (
 func (c *checker) missing(d *branch, sends []int) string {
 	if c.intended(d.sel) {
 		return missIntended
+	}
+	if c.timedOutToo(d.sel, sends) {
+		return missTimedOut
 	}
 	for _, i := range sends {
 		st := d.sel.States[i]
@@ -87,6 +91,69 @@ func (c *checker) lateAnswer(sel *ssa.Select, ch ssa.Value) bool {
 		}
 	}
 	return len(makes) > 0
+}
+
+// timedOutToo reports whether the function that holds sel also makes one
+// of its sends (the same value on the same channel) in a blocking select
+// that gives up when a timer fires, and leaves nothing behind when it
+// does: a publisher with a configurable wait, whose zero wait is this
+// default. The author chose to drop a value its receiver is too slow for;
+// the default is that choice, made without waiting.
+//
+//	if p.timeout > 0 {
+//		select {
+//		case sub <- v:
+//		case <-timer.C:     // gives up, without a trace
+//		}
+//		return
+//	}
+//	select {
+//	case sub <- v:
+//	default:            // the same drop, at once
+//	}
+func (c *checker) timedOutToo(sel *ssa.Select, sends []int) bool {
+	found := false
+	chans.RecvCases(sel.Parent(), func(other *ssa.Select, k int) {
+		if found || other == sel || !other.Blocking || !isTimer(other.States[k].Chan) {
+			return
+		}
+		for _, i := range sends {
+			if sendsSame(other, sel.States[i]) && c.silentCase(other, k) {
+				found = true
+			}
+		}
+	})
+	return found
+}
+
+// sendsSame reports whether sel has a send case of st's value on st's
+// channel.
+func sendsSame(sel *ssa.Select, st *ssa.SelectState) bool {
+	for _, o := range sel.States {
+		if o.Dir == types.SendOnly && chans.SameValue(o.Chan, st.Chan) && chans.SameValue(o.Send, st.Send) {
+			return true
+		}
+	}
+	return false
+}
+
+// silentCase reports whether case k of sel leaves no trace: its branch
+// returns nothing or the same as after the select, through no call that
+// logs, counts or hands the value on (the trace the default is judged by).
+func (c *checker) silentCase(sel *ssa.Select, k int) bool {
+	d, ok := caseBranch(sel, k)
+	return ok && !c.leavesTrace(d)
+}
+
+// isTimer reports whether ch is a timer's channel: time.After's result, or
+// the C field of a *time.Timer.
+func isTimer(ch ssa.Value) bool {
+	if call, ok := ch.(*ssa.Call); ok {
+		fn := call.Call.StaticCallee()
+		return fn != nil && fn.Pkg != nil && fn.Pkg.Pkg.Path() == "time" && fn.Name() == "After"
+	}
+	f := chans.LoadedField(ch)
+	return f != nil && f.Name() == "C" && f.Pkg() != nil && f.Pkg().Path() == "time"
 }
 
 // intended reports whether the default carries a comment, on its own

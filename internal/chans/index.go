@@ -79,9 +79,10 @@ type Index struct {
 	held   map[*ssa.Function]*locks.Result // see lockState
 	entry  map[*ssa.Function]*Held         // see entryHeld
 
-	loads   map[*types.Var][]*ssa.UnOp       // see fieldLoads
-	inPlace map[*types.Var]bool              // see keptInPlace
-	closes  map[*types.Var][]ssa.Instruction // see closesOf
+	loads      map[*types.Var][]*ssa.UnOp           // see fieldLoads
+	inPlace    map[*types.Var]bool                  // see keptInPlace
+	closes     map[*types.Var][]ssa.Instruction     // see closesOf
+	everyClose map[*types.Var][]ssa.CallInstruction // see allCloses
 
 	files    []*ast.File // see SetSyntax
 	info     *types.Info

@@ -146,6 +146,18 @@ func returnsOnlyClosed(sel *ssa.Select, i int, recv ssa.Instruction) bool {
 // allCloses returns every close of a channel held in f, plain, deferred or
 // on a goroutine of its own; f is kept in place, so these are all.
 func (x *Index) allCloses(f *types.Var) []ssa.CallInstruction {
+	if out, ok := x.everyClose[f]; ok {
+		return out
+	}
+	if x.everyClose == nil {
+		x.everyClose = make(map[*types.Var][]ssa.CallInstruction)
+	}
+	out := x.scanCloses(f)
+	x.everyClose[f] = out
+	return out
+}
+
+func (x *Index) scanCloses(f *types.Var) []ssa.CallInstruction {
 	var out []ssa.CallInstruction
 	for _, fn := range x.funcs {
 		for _, b := range fn.Blocks {

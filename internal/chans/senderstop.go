@@ -42,13 +42,12 @@ import (
 // needs; such a send goes to the audit tier.
 
 // StoppedBySender says why the receiver r has not stopped when send runs,
-// or returns "": r's function leaves its loop only through stop cases,
-// each on a channel kept in a field that is never sent on, or one whose
-// return follows the case's closed branch; every close of those channels
-// runs on one goroutine, started only by go statements of one function,
-// none in a loop, and that goroutine reaches no chain of calls to the
-// send after any of the closes; and every other way the send runs is a
-// call made in the starting function before any of its go statements.
+// or returns "": everything that can stop r (Stoppers) is a close of a
+// channel kept in a field; every one of those closes runs on one
+// goroutine, started only by go statements of one function, none in a
+// loop, and that goroutine reaches no chain of calls to the send after
+// any of the closes; and every other way the send runs is a call made in
+// the starting function before any of its go statements.
 func (x *Index) StoppedBySender(r Site, send ssa.Instruction) string {
 	closes, ok := x.stopCloses(r)
 	if !ok || len(closes) == 0 {
@@ -75,30 +74,20 @@ func (x *Index) StoppedBySender(r Site, send ssa.Instruction) string {
 		", which makes this send and does not reach it after the stop"
 }
 
-// stopCloses returns the closes that can make r's function leave its
-// receive loop: see StoppedBySender. ok is false when it can leave
-// another way, or a stop channel is also sent on or not kept in place.
-func (x *Index) stopCloses(r Site) (closes []ssa.CallInstruction, ok bool) {
-	var cases []ssa.Value
-	ok = true
-	RecvCases(r.Func, func(sel *ssa.Select, i int) {
-		if !ok || sel == r.Instr && i == r.State || !x.returnsAfter(sel, i, r.Instr) {
-			return
-		}
-		ch := sel.States[i].Chan
-		cases = append(cases, ch)
-		f := onlyField(x.Origins(ch))
-		if f == nil || !x.keptInPlace(f) {
-			ok = false
-			return
-		}
-		if !returnsOnlyClosed(sel, i, r.Instr) {
-			x.sendsOnField(f, func(ssa.Instruction, ssa.Value) { ok = false })
-		}
-		closes = append(closes, x.allCloses(f)...)
-	})
-	if !ok || len(cases) == 0 || !x.onlyStops(r, cases) {
+// stopCloses returns the closes that can make r stop (Stoppers), when
+// nothing else can: no send on a stop channel, no request, no cancel.
+func (x *Index) stopCloses(r Site) ([]ssa.CallInstruction, bool) {
+	stops, ok := x.Stoppers(r)
+	if !ok {
 		return nil, false
+	}
+	closes := make([]ssa.CallInstruction, 0, len(stops))
+	for _, s := range stops {
+		c, ok := s.(ssa.CallInstruction)
+		if !ok || !isClose(c) {
+			return nil, false
+		}
+		closes = append(closes, c)
 	}
 	return closes, true
 }
@@ -116,31 +105,6 @@ func onlyField(origins []Origin) *types.Var {
 		}
 	}
 	return f
-}
-
-// returnsOnlyClosed reports whether every return after case i of sel, short
-// of the receive recv, follows the branch the case takes when its channel
-// is closed (case _, ok := <-c.connected: if !ok { return }): a send on
-// that channel does not stop the function, only a close does.
-func returnsOnlyClosed(sel *ssa.Select, i int, recv ssa.Instruction) bool {
-	e, found := CaseEdge(sel, i)
-	if !found || isReturnBlock(e.To) {
-		return false
-	}
-	closed := make(map[flow.Edge]bool)
-	for _, ref := range *sel.Referrers() {
-		if ex, ok := ref.(*ssa.Extract); ok && ex.Index == 1 && e.To.Dominates(ex.Block()) {
-			okBranches(ex, true, closed)
-		}
-	}
-	if len(closed) == 0 {
-		return false
-	}
-	leave := flow.Path{
-		Stop:     func(in ssa.Instruction) bool { return in == recv || in == sel },
-		StopEdge: func(edge flow.Edge) bool { return closed[edge] },
-	}
-	return !leave.ReturnReachable(e.To, -1)
 }
 
 // allCloses returns every close of a channel held in f, plain, deferred or
@@ -166,7 +130,7 @@ func (x *Index) scanCloses(f *types.Var) []ssa.CallInstruction {
 				if !ok {
 					continue
 				}
-				if bi, ok := call.Common().Value.(*ssa.Builtin); ok && bi.Name() == "close" && x.fromField(call.Common().Args[0], f) {
+				if isClose(call) && x.fromField(call.Common().Args[0], f) {
 					out = append(out, call)
 				}
 			}
@@ -180,7 +144,7 @@ func (x *Index) scanCloses(f *types.Var) []ssa.CallInstruction {
 func (x *Index) closingGoroutine(closes []ssa.CallInstruction) *ssa.Function {
 	var g *ssa.Function
 	for _, c := range closes {
-		if _, isCall := c.(*ssa.Call); !isCall {
+		if _, isGo := c.(*ssa.Go); isGo {
 			return nil // go close(ch) runs on a goroutine of its own
 		}
 		for _, rt := range x.senderRoots(c.Parent(), 0, make(map[*ssa.Function]bool)) {

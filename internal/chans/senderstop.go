@@ -36,8 +36,11 @@ import (
 //		}
 //	}
 //
-// A send that the constructor makes before it starts the events loop
-// cannot find the stop fired either. The dispatcher may not have started
+// The constructor makes the channels and starts both loops, so each
+// events loop stops the dispatcher of its own channels (a Start that runs
+// the loops again on channels made once could find them stopped by an
+// earlier run). A send that the constructor makes before it starts the
+// events loop cannot find the stop fired either. The dispatcher may not have started
 // then, or be slow, but it has not gone away, which is the proof baresend
 // needs; such a send goes to the audit tier.
 
@@ -47,8 +50,10 @@ import (
 // goroutine, started only by go statements of one function, none in a
 // loop, and that goroutine reaches no chain of calls to the send after
 // any of the closes; and every other way the send runs is a call made in
-// the starting function before any of its go statements.
-func (x *Index) StoppedBySender(r Site, send ssa.Instruction) string {
+// the starting function before any of its go statements, which also
+// makes the channel sent on and the ones closed: each goroutine of G
+// stops the receiver of its own channels.
+func (x *Index) StoppedBySender(r Site, send ssa.Instruction, ch ssa.Value) string {
 	closes, ok := x.stopCloses(r)
 	if !ok || len(closes) == 0 {
 		return ""
@@ -58,7 +63,7 @@ func (x *Index) StoppedBySender(r Site, send ssa.Instruction) string {
 		return ""
 	}
 	starts, ok := x.onlyGoStarts(g)
-	if !ok {
+	if !ok || !x.madeIn(starts[0].Parent(), ch, closes) {
 		return ""
 	}
 	chain := map[ssa.Instruction]bool{send: true}
@@ -155,6 +160,28 @@ func (x *Index) closingGoroutine(closes []ssa.CallInstruction) *ssa.Function {
 		}
 	}
 	return g
+}
+
+// madeIn reports whether every channel ch and the closes' arguments may
+// be is held in a field whose every make is in fn.
+func (x *Index) madeIn(fn *ssa.Function, ch ssa.Value, closes []ssa.CallInstruction) bool {
+	vals := []ssa.Value{ch}
+	for _, c := range closes {
+		vals = append(vals, c.Common().Args[0])
+	}
+	for _, v := range vals {
+		f := onlyField(x.Origins(v))
+		makes := x.FieldMakes(f)
+		if f == nil || len(makes) == 0 {
+			return false
+		}
+		for _, mk := range makes {
+			if mk.Parent() != fn {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // onlyGoStarts returns the go statements that start g, when g runs in no

@@ -261,7 +261,7 @@ func (j *Judge) outlives(r chans.Site, instr ssa.Instruction, ch ssa.Value, make
 	if why := j.idx.StopsAfterSenders(r, instr); why != "" {
 		return why
 	}
-	return j.idx.StoppedBySender(r, instr)
+	return j.idx.StoppedBySender(r, instr, ch)
 }
 
 // receiverStops is v proven by the receiver r, which can stop and is the

@@ -230,3 +230,48 @@ func (pc *detachedConsumer) dispatcher() {
 
 func (pc *detachedConsumer) Seek()  { pc.events <- &seekRequest{} }
 func (pc *detachedConsumer) Close() { pc.events <- &closeRequest{} }
+
+// restartingConsumer's channels are made once, by the constructor, and
+// Start may run the loops again: the loop of one start may have closed
+// the stop channel that the dispatcher of the next start gives up on,
+// so the proof stands.
+type restartingConsumer struct {
+	events chan any
+	clearQ chan func()
+	closed chan struct{}
+}
+
+func NewRestartingConsumer() *restartingConsumer {
+	return &restartingConsumer{events: make(chan any), clearQ: make(chan func()), closed: make(chan struct{})}
+}
+
+func (pc *restartingConsumer) Start() {
+	go pc.dispatcher()
+	go pc.loop()
+}
+
+func (pc *restartingConsumer) loop() {
+	for ev := range pc.events {
+		switch ev.(type) {
+		case *seekRequest:
+			pc.clearQ <- func() {} // want `send on pc\.clearQ \(chan func\(\), unbuffered\) can block forever: its receiver \(\*restartingConsumer\)\.dispatcher can stop receiving`
+		case *closeRequest:
+			close(pc.closed)
+			return
+		}
+	}
+}
+
+func (pc *restartingConsumer) dispatcher() {
+	for {
+		select {
+		case <-pc.closed:
+			return
+		case f := <-pc.clearQ:
+			f()
+		}
+	}
+}
+
+func (pc *restartingConsumer) Seek()  { pc.events <- &seekRequest{} }
+func (pc *restartingConsumer) Close() { pc.events <- &closeRequest{} }

@@ -51,8 +51,8 @@ import (
 // loop, and that goroutine reaches no chain of calls to the send after
 // any of the closes; and every other way the send runs is a call made in
 // the starting function before any of its go statements, which also
-// makes the channel sent on and the ones closed: each goroutine of G
-// stops the receiver of its own channels.
+// makes the channel sent on and the ones closed: each run of that
+// goroutine stops the receiver of its own channels.
 func (x *Index) StoppedBySender(r Site, send ssa.Instruction, ch ssa.Value) string {
 	closes, ok := x.stopCloses(r)
 	if !ok || len(closes) == 0 {

@@ -77,7 +77,39 @@ func (r *Reporter) Report(d analysis.Diagnostic) {
 	if !IsTestCode(pos.Filename, r.pass.Pkg) {
 		d.Related = r.outsideTests(d.Related)
 	}
+	d.Related = CapMakes(d.Related)
 	r.pass.Report(d)
+}
+
+// MadeHere begins the related message at each make of the channel a
+// finding is about.
+const MadeHere = "channel made here"
+
+// maxMakes is how many make sites a finding names.
+const maxMakes = 3
+
+// CapMakes keeps the first maxMakes make sites among related (those whose
+// message begins with MadeHere) and says on the last one kept how many
+// more there are: a channel field filled in a dozen constructors is one
+// channel to the reader, not a dozen places to visit.
+func CapMakes(related []analysis.RelatedInformation) []analysis.RelatedInformation {
+	out := related[:0:0]
+	kept, dropped, last := 0, 0, -1
+	for _, ri := range related {
+		if strings.HasPrefix(ri.Message, MadeHere) {
+			if kept == maxMakes {
+				dropped++
+				continue
+			}
+			kept++
+			last = len(out)
+		}
+		out = append(out, ri)
+	}
+	if dropped > 0 {
+		out[last].Message += fmt.Sprintf(" (and %d more)", dropped)
+	}
+	return out
 }
 
 // inTestHook reports whether pos lies in a function declared as a hook for

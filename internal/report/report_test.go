@@ -94,3 +94,29 @@ func TestAudit(t *testing.T) {
 		t.Errorf("categories %q, want %q", categories, want)
 	}
 }
+
+// TestCapMakes checks that a finding names at most three make sites, says
+// how many it left out on the last one it keeps, and leaves every other
+// related position where it was.
+func TestCapMakes(t *testing.T) {
+	made := func(n int) analysis.RelatedInformation {
+		return analysis.RelatedInformation{Message: report.MadeHere + " (cap " + strings.Repeat("1", n) + ")"}
+	}
+	recv := analysis.RelatedInformation{Message: "its receiver loop can stop waiting here"}
+	in := []analysis.RelatedInformation{made(1), made(2), recv, made(3), made(4), made(5)}
+	got := report.CapMakes(in)
+	var msgs []string
+	for _, ri := range got {
+		msgs = append(msgs, ri.Message)
+	}
+	want := []string{in[0].Message, in[1].Message, recv.Message, in[3].Message + " (and 2 more)"}
+	if !slices.Equal(msgs, want) {
+		t.Errorf("CapMakes:\n got %q\nwant %q", msgs, want)
+	}
+	if few := report.CapMakes(in[:3]); len(few) != 3 || few[1].Message != in[1].Message {
+		t.Errorf("CapMakes changed a finding with two make sites: %d positions, %q", len(few), few[1].Message)
+	}
+	if in[3].Message != made(3).Message {
+		t.Errorf("CapMakes changed its argument: %q", in[3].Message)
+	}
+}

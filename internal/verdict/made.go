@@ -12,6 +12,7 @@ import (
 
 	"github.com/sendlint/sendlint/internal/chans"
 	"github.com/sendlint/sendlint/internal/flow"
+	"github.com/sendlint/sendlint/internal/report"
 )
 
 // madeVerdict judges a send on a channel made in this package, where both
@@ -30,7 +31,7 @@ func (j *Judge) madeVerdict(mk *ssa.MakeChan, instr ssa.Instruction, state int) 
 		}
 		if v.Blocks {
 			v.Makes = []*ssa.MakeChan{mk}
-			v.Related = append(v.Related, related(mk.Pos(), "channel made here"+capSuffix(mk)))
+			v.Related = append(v.Related, related(mk.Pos(), report.MadeHere+capSuffix(mk)))
 			v.Missing = cmp.Or(v.Missing, j.endsWithProcess(mk))
 			return v
 		}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/sendlint/sendlint/internal/chans"
 	"github.com/sendlint/sendlint/internal/flow"
+	"github.com/sendlint/sendlint/internal/report"
 )
 
 // Verdict is the answer for one send.
@@ -564,7 +565,7 @@ func (j *Judge) unowned(instr ssa.Instruction, ch ssa.Value, makes []*ssa.MakeCh
 		v.Reason += "; in this loop over receivers one slow receiver stalls every later one"
 	}
 	for _, mk := range makes {
-		v.Related = append(v.Related, related(mk.Pos(), "channel made here"+capSuffix(mk)))
+		v.Related = append(v.Related, related(mk.Pos(), report.MadeHere+capSuffix(mk)))
 	}
 	return v
 }

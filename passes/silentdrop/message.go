@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/sendlint/sendlint/internal/chans"
+	"github.com/sendlint/sendlint/internal/report"
 )
 
 // report reports the select's first data-carrying send case, naming every
@@ -45,7 +46,7 @@ func (c *checker) report(sel *ssa.Select, sends []int, missing string) {
 		related = append(related, analysis.RelatedInformation{Pos: def.Case, End: def.Colon + 1, Message: "the value is dropped here"})
 	}
 	for _, mk := range makes {
-		related = append(related, analysis.RelatedInformation{Pos: mk.Pos(), Message: "channel made here" + capSuffix(mk)})
+		related = append(related, analysis.RelatedInformation{Pos: mk.Pos(), Message: report.MadeHere + capSuffix(mk)})
 	}
 	d := analysis.Diagnostic{Pos: first.Pos, Message: msg, Related: related}
 	if missing != "" {

@@ -156,7 +156,9 @@
 // embedded mutex (s.Lock()), by a sync.Locker value, and on the true
 // branch of TryLock; Unlock and RUnlock release them. A deferred Unlock
 // holds the lock to the end of the function. Related points at the Lock
-// call.
+// call. Under a read lock alone, the message says that a writer waits,
+// and every reader after it: readers do not wait for one another, but
+// sync.RWMutex lets no new reader in ahead of a waiting writer.
 //
 // Not reported at all, because it cannot block or is not known to:
 //

@@ -39,9 +39,9 @@ func (c *checker) report(r *root) {
 	case r.rule == cycle, r.rule == audit && r.reason != "": // a cycle, or one through a vast buffer
 		msg = what + r.reason
 	case r.rule == forever:
-		msg = what + r.reason + "; every goroutine that needs " + join(names, "or") + " waits with it"
+		msg = what + r.reason + "; " + waiters(names, held) + " waits with it"
 	default:
-		msg = what + "every goroutine that needs " + join(names, "or") + " waits for " + waitsFor(b.Kind)
+		msg = what + waiters(names, held) + " waits for " + waitsFor(b.Kind)
 	}
 
 	var related []analysis.RelatedInformation
@@ -66,6 +66,19 @@ func (c *checker) report(r *root) {
 		return
 	}
 	c.rep.Report(d)
+}
+
+// waiters says who waits while the locks named are held. Readers of a
+// read lock do not wait for one another: a writer does, and, once a writer
+// waits, every reader that comes after it (sync.RWMutex lets no new reader
+// in ahead of a waiting writer).
+func waiters(names []string, held locks.Set) string {
+	for _, l := range held.Locks() {
+		if l.Mode != locks.Read {
+			return "every goroutine that needs " + join(names, "or")
+		}
+	}
+	return "every goroutine that needs " + join(names, "or") + " for writing, and every reader after it,"
 }
 
 // maxOtherPaths bounds the other paths a finding lists.

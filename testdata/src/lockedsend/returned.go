@@ -128,7 +128,7 @@ func (v *snapshotView) Entries(ctx context.Context) <-chan string {
 		defer v.mu.RUnlock()
 		for _, e := range v.entries {
 			select {
-			case out <- e: // want `send on out in a select without default can block while v\.mu is held: every goroutine that needs v\.mu waits for the channel's receiver \[audit: no receiver of it is visible in this package\]`
+			case out <- e: // want `send on out in a select without default can block while v\.mu is held: every goroutine that needs v\.mu for writing, and every reader after it, waits for the channel's receiver \[audit: no receiver of it is visible in this package\]`
 			case <-ctx.Done():
 				return
 			}

@@ -1,8 +1,10 @@
 package lockedsend
 
+// readLockBad: other readers go on; a writer waits, and every reader
+// after it.
 func readLockBad(h *hub) {
 	h.rw.RLock()
-	h.events <- 1 // want `while h\.rw is held.*\[audit: `
+	h.events <- 1 // want `while h\.rw is held: every goroutine that needs h\.rw for writing, and every reader after it, waits .*\[audit: `
 	h.rw.RUnlock()
 }
 
@@ -15,7 +17,7 @@ func readUnlockedOK(h *hub) {
 
 func writeLockBad(h *hub) {
 	h.rw.Lock()
-	h.events <- 1 // want `while h\.rw is held.*\[audit: `
+	h.events <- 1 // want `while h\.rw is held: every goroutine that needs h\.rw waits .*\[audit: `
 	h.rw.Unlock()
 }
 

@@ -319,11 +319,7 @@ func (x *Index) ClosesOnStop(r Site) bool {
 	own := RecvChan(r)
 	closes := func(instr ssa.Instruction) bool {
 		call, ok := instr.(ssa.CallInstruction)
-		if !ok {
-			return false
-		}
-		b, ok := call.Common().Value.(*ssa.Builtin)
-		return ok && b.Name() == "close" && SameValue(call.Common().Args[0], own)
+		return ok && isClose(call) && SameValue(call.Common().Args[0], own)
 	}
 	for _, b := range r.Func.Blocks {
 		for _, instr := range b.Instrs {

@@ -43,17 +43,23 @@ func (r *Result) exportRunners(pass *analysis.Pass, fn *ssa.Function, obj *types
 	}
 }
 
-// importedRunners reads the dependencies' RunsUntilDone facts by object.
-func importedRunners(pass *analysis.Pass) map[*types.Func][]int {
-	out := make(map[*types.Func][]int)
+// importedParams reads the dependencies' RunsUntilDone and InPlace facts
+// by object, in one pass over their facts.
+func importedParams(pass *analysis.Pass) (runners, inPlace map[*types.Func][]int) {
+	runners, inPlace = make(map[*types.Func][]int), make(map[*types.Func][]int)
 	for _, of := range pass.AllObjectFacts() {
-		if f, ok := of.Fact.(*RunsUntilDone); ok && of.Object.Pkg() != pass.Pkg {
-			if fn, ok := of.Object.(*types.Func); ok {
-				out[fn] = f.Params
-			}
+		fn, ok := of.Object.(*types.Func)
+		if !ok || of.Object.Pkg() == pass.Pkg {
+			continue
+		}
+		switch f := of.Fact.(type) {
+		case *RunsUntilDone:
+			runners[fn] = f.Params
+		case *InPlace:
+			inPlace[fn] = f.Params
 		}
 	}
-	return out
+	return runners, inPlace
 }
 
 // InPlace is the fact that a function calls some of its func parameters
@@ -85,17 +91,4 @@ func exportInPlace(pass *analysis.Pass, fn *ssa.Function, obj *types.Func) {
 	if len(params) > 0 {
 		pass.ExportObjectFact(obj.Origin(), &InPlace{Params: params})
 	}
-}
-
-// importedInPlace reads the dependencies' InPlace facts by object.
-func importedInPlace(pass *analysis.Pass) map[*types.Func][]int {
-	out := make(map[*types.Func][]int)
-	for _, of := range pass.AllObjectFacts() {
-		if f, ok := of.Fact.(*InPlace); ok && of.Object.Pkg() != pass.Pkg {
-			if fn, ok := of.Object.(*types.Func); ok {
-				out[fn] = f.Params
-			}
-		}
-	}
-	return out
 }

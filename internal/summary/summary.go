@@ -125,8 +125,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	r.imported, r.seeds = importedFacts(pass)
 	r.importedLocks = importedLocks(pass)
-	r.importedRunners = importedRunners(pass)
-	r.importedInPlace = importedInPlace(pass)
+	r.importedRunners, r.importedInPlace = importedParams(pass)
 	r.importedGroups = importedGroups(pass)
 	r.exportFacts(pass)
 	return r, nil

@@ -117,7 +117,9 @@ func (j *Judge) senderVerdict(u *chans.Uses, s chans.Site) Verdict {
 // it that gives up on a liveness case (select with <-ctx.Done()), which
 // says that the reader may be gone. A generator that sends one value, or
 // has room for all it sends, is neither; the capacity rule has already
-// cleared the latter.
+// cleared the latter. A loop whose caller has no way to tell it to stop
+// (chans.StopInReach) is in the audit tier: until the API changes,
+// reading to the close is the caller's part.
 func (j *Judge) returnedToCaller(u *chans.Uses, s chans.Site) Verdict {
 	send, ok := s.Instr.(*ssa.Send)
 	if !ok {
@@ -137,6 +139,9 @@ func (j *Judge) returnedToCaller(u *chans.Uses, s chans.Site) Verdict {
 	}
 	if l := j.idx.Loops(s.Func).Innermost(send.Block()); l != nil && !flow.Varies(send.Chan, l) {
 		v.Reason = "its receiver is the caller " + who + " returns it to, who can stop reading, and this loop has no liveness case (ctx.Done(), a stop channel) to give up"
+		if !chans.StopInReach(u.Make, s.Start) {
+			v.Missing = "nothing its caller hands " + who + " (no context, no other channel) can tell the sender to stop: reading to the close is the caller's part"
+		}
 		return v
 	}
 	if other, ok := j.givesUpBeside(u, s); ok {

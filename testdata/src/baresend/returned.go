@@ -133,3 +133,73 @@ func count(in <-chan record) int {
 	}
 	return n
 }
+
+// A generator whose caller has no way to tell it to stop: Frames is handed
+// only the bytes to split, and nothing the goroutine can see (no context,
+// no other channel, no callback) would say that its reader has gone. A
+// caller that stops ranging leaks it, but the fix is a new API; until then
+// reading to the close is the caller's part: the audit tier.
+func Frames(data []byte) <-chan []byte {
+	out := make(chan []byte)
+	go func() {
+		defer close(out)
+		for len(data) >= 2 {
+			n := int(data[0])<<8 | int(data[1])
+			if n+2 > len(data) {
+				return
+			}
+			out <- data[2 : n+2] // want `\[audit: nothing its caller hands Frames \(no context, no other channel\) can tell the sender to stop: reading to the close is the caller's part\]`
+			data = data[n+2:]
+		}
+	}()
+	return out
+}
+
+// A zone transfer reads its connection until the last record; the
+// transfer's configuration holds a dialer and timeouts, nothing that
+// could stop it.
+type zoneTransfer struct {
+	conn    interface{ ReadRecord() (string, error) }
+	timeout int
+}
+
+func (t *zoneTransfer) Records() <-chan string {
+	out := make(chan string)
+	go t.read(out)
+	return out
+}
+
+func (t *zoneTransfer) read(out chan<- string) {
+	defer close(out)
+	for {
+		r, err := t.conn.ReadRecord()
+		if err != nil {
+			return
+		}
+		out <- r // want `\[audit: nothing its caller hands \(\*zoneTransfer\)\.Records`
+	}
+}
+
+// A lister whose client keeps the context it was opened with: the
+// goroutine can reach it (l.client.opts.ctx) and does not select on it, so
+// a caller that stops ranging and cancels still leaks it: reported.
+type listOpts struct{ ctx context.Context }
+
+type listClient struct{ opts *listOpts }
+
+type bucketLister struct {
+	client *listClient
+	names  []string
+}
+
+func (c *listClient) BucketNames() <-chan string {
+	out := make(chan string)
+	l := &bucketLister{client: c}
+	go func() {
+		defer close(out)
+		for _, n := range l.names {
+			out <- n // want `send on out \(chan string, unbuffered\) can block forever: its receiver is the caller \(\*listClient\)\.BucketNames returns it to, who can stop reading, and this loop has no liveness case`
+		}
+	}()
+	return out
+}

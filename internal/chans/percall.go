@@ -1,6 +1,7 @@
 package chans
 
 import (
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -19,11 +20,24 @@ import (
 //
 //	func (w *Mark) Done(i uint64) { w.marks <- mark{i, true} }  // once per call
 //	func (s *stream) recvLoop() { for { ...; s.out <- resp } }  // not
+//
+// The count is per channel instance: a send on a field of the method's
+// receiver, called in a loop on a new receiver each trip (a consumer that
+// seeks each of its partitions), makes one send into each instance. In
+// code that ships, calls from test files are not users' calls.
 func (x *Index) OncePerCall(instr ssa.Instruction) bool {
-	return !flow.Reaches(instr, instr) && x.calledPerCall(instr.Parent(), 0)
+	if flow.Reaches(instr, instr) {
+		return false
+	}
+	send, ok := instr.(*ssa.Send)
+	perInstance := ok && onReceiverField(send.Chan, instr.Parent())
+	return x.calledPerCall(instr.Parent(), perInstance, !InTestFile(instr), 0)
 }
 
-func (x *Index) calledPerCall(fn *ssa.Function, depth int) bool {
+// calledPerCall reports whether fn runs at most once per call of the
+// package's users (see OncePerCall); perInstance is set while the
+// channel is a field of fn's receiver.
+func (x *Index) calledPerCall(fn *ssa.Function, perInstance, shipped bool, depth int) bool {
 	if depth > maxDepth {
 		return false
 	}
@@ -32,14 +46,60 @@ func (x *Index) calledPerCall(fn *ssa.Function, depth int) bool {
 		return false
 	}
 	for _, s := range sites {
-		if _, isGo := s.(*ssa.Go); isGo || flow.Reaches(s, s) {
+		if shipped && InTestFile(s) {
+			continue
+		}
+		if _, isGo := s.(*ssa.Go); isGo {
 			return false
 		}
-		if !x.calledPerCall(s.Parent(), depth+1) {
+		next := perInstance && passesReceiver(s)
+		if flow.Reaches(s, s) {
+			if !perInstance || !x.newReceiverEachTrip(s) {
+				return false
+			}
+			next = false // a loop above may come back to the same receivers
+		}
+		if !x.calledPerCall(s.Parent(), next, shipped, depth+1) {
 			return false
 		}
 	}
 	return true
+}
+
+// onReceiverField reports whether ch is loaded from a field of fn's
+// receiver: pc.eventsCh in a method of pc.
+func onReceiverField(ch ssa.Value, fn *ssa.Function) bool {
+	load, ok := ch.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	fa, ok := load.X.(*ssa.FieldAddr)
+	return ok && fn.Signature.Recv() != nil && len(fn.Params) > 0 && fa.X == fn.Params[0]
+}
+
+// receiverOf returns the receiver a static method call passes, or nil.
+func receiverOf(s ssa.CallInstruction) ssa.Value {
+	c := s.Common()
+	if callee := c.StaticCallee(); callee == nil || callee.Signature.Recv() == nil || len(c.Args) == 0 {
+		return nil
+	}
+	return c.Args[0]
+}
+
+// passesReceiver reports whether the method call s hands on the caller's
+// own receiver: the channel stays a field of the caller's receiver.
+func passesReceiver(s ssa.CallInstruction) bool {
+	fn := s.Parent()
+	r := receiverOf(s)
+	return r != nil && fn.Signature.Recv() != nil && len(fn.Params) > 0 && r == fn.Params[0]
+}
+
+// newReceiverEachTrip reports whether the method call s, in a loop, is
+// made on a receiver that the loop takes anew on each trip.
+func (x *Index) newReceiverEachTrip(s ssa.CallInstruction) bool {
+	r := receiverOf(s)
+	l := x.Loops(s.Parent()).Innermost(s.Block())
+	return r != nil && l != nil && flow.Varies(r, l)
 }
 
 // callSites returns the calls of fn in this package, direct or through an

@@ -231,3 +231,74 @@ func Track(t indexTracker, index uint64) { t.track(index) }
 func (w *WaterMark) track(index uint64) {
 	w.marks <- mark{index: index} // want `\[audit: its receiver \(\*WaterMark\)\.process stops only when told to, and this send is made once per call into a buffer of 100`
 }
+
+// A consumer seeks every one of its partitions: each trip of Seek's loop
+// sends into another partition's queue, one value per partition per call,
+// so the count per channel is still once per user's call.
+type subPartition struct {
+	seeks chan string
+}
+
+func newSubPartition(closer *closerkit.Closer) *subPartition {
+	p := &subPartition{seeks: make(chan string, 10)}
+	go p.loop(closer)
+	return p
+}
+
+func (p *subPartition) loop(closer *closerkit.Closer) {
+	for {
+		select {
+		case <-closer.HasBeenClosed():
+			return
+		case id := <-p.seeks:
+			_ = id
+		}
+	}
+}
+
+func (p *subPartition) seek(id string) {
+	p.seeks <- id // want `\[audit: its receiver \(\*subPartition\)\.loop stops only when told to, and this send is made once per call into a buffer of 10`
+}
+
+type PartitionedConsumer struct {
+	subPartitions []*subPartition
+}
+
+func (c *PartitionedConsumer) Seek(id string) {
+	for _, p := range c.subPartitions {
+		p.seek(id)
+	}
+}
+
+// A shard's replay sends every id into the same shard's queue: one call
+// after the stop can fill it.
+type replayShard struct {
+	replays chan string
+}
+
+func newReplayShard(closer *closerkit.Closer) *replayShard {
+	s := &replayShard{replays: make(chan string, 10)}
+	go s.loop(closer)
+	return s
+}
+
+func (s *replayShard) loop(closer *closerkit.Closer) {
+	for {
+		select {
+		case <-closer.HasBeenClosed():
+			return
+		case id := <-s.replays:
+			_ = id
+		}
+	}
+}
+
+func (s *replayShard) replay(id string) {
+	s.replays <- id // want `send on s\.replays \(chan string, cap 10\) can block forever: its receiver \(\*replayShard\)\.loop can stop receiving, and no liveness case`
+}
+
+func (s *replayShard) Replay(ids []string) {
+	for _, id := range ids {
+		s.replay(id)
+	}
+}

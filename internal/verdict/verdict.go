@@ -134,9 +134,12 @@ func (j *Judge) originVerdict(o chans.Origin, instr ssa.Instruction, state int, 
 // a receiver that can stop (a select that gives up, a read loop that
 // returns before the close) and is the channel's last: it runs once per
 // channel made (chans.RunsOncePerChannel), gives up on a stop channel
-// that stays closed (chans.StopsForGood), or is a service's loop that
+// that stays closed (chans.StopsForGood), is a service's loop that
 // gives up on its context and is handed to a runner that never runs it
-// again once that context is done (chans.RunUntilDone). A reply slot its
+// again once that context is done (chans.RunUntilDone), or is run again
+// only by one loop that returns for good on a stop channel
+// (chans.RerunUntilStopped: a state machine's follower loop, run by a
+// main loop that exits on shutdown). A reply slot its
 // maker waits on also needs more values than its buffer holds (overflow).
 // A send guarded by a shutdown flag or state tested under a lock that
 // every stop of the receiver follows a write of is made while the
@@ -176,9 +179,12 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 			continue
 		}
 		last := j.idx.RunsOncePerChannel(r, v.Makes) || j.idx.StopsForGood(r)
-		var handed ssa.Instruction
+		var handed, rerun ssa.Instruction
 		if !last {
 			handed, last = j.idx.RunUntilDone(r, v.Makes)
+		}
+		if !last {
+			rerun, last = j.idx.RerunUntilStopped(r, v.Makes)
 		}
 		if !last {
 			if again == nil {
@@ -201,6 +207,9 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 			continue
 		}
 		w := j.receiverStops(v, r, handed, instr, ch, kept, outer)
+		if rerun != nil && w.Blocks {
+			w.Related = append(w.Related, related(rerun.Pos(), OwnerName(r.Func)+" is run again only here, in a loop of "+OwnerName(rerun.Parent())+" that returns for good on its stop channel"))
+		}
 		if d := drainer(j.idx, recvs, r, ch); d != nil && w.Blocks && w.Missing == "" {
 			w.Related = append(w.Related, related(recvPos(*d), OwnerName(d.Func)+" receives here until the channel is closed"))
 			w.Missing = "its receiver " + OwnerName(r.Func) + " can stop, but " + OwnerName(d.Func) + " receives from it until it is closed"

@@ -50,7 +50,10 @@
 //     value by that function to a runner that never runs it again once
 //     that context is done (one that runs it once, or a Serve that keeps
 //     one context with it and checks that it is not done before each run,
-//     here or in a dependency).
+//     here or in a dependency); or a role's loop that a node's main loop
+//     runs again and again (a follower's, a leader's), when that main loop
+//     is started once with the channel and returns only on a stop channel
+//     the package closes: once it is closed nothing receives.
 //     The send is unbuffered, or the channel is a queue to that consumer,
 //     or, for a reply slot its maker waits on, more values than the buffer
 //     holds are shown to reach it (the send loops on the same channel, a
@@ -133,8 +136,10 @@
 // into a buffer of 100: it blocks only if callers go on calling after the
 // stop until the buffer is full" (a loop stopped by its owner's Close, a
 // closer, or a context whose cancel the package keeps, fed one value per
-// call of an exported function: whether callers may go on after the stop
-// is the API's contract; a loop or goroutine of the package that keeps
+// call of an exported function, or once per partition by a loop that
+// calls each of a consumer's partitions in turn, calls from test files
+// not counted: whether callers may go on after the stop is the API's
+// contract; a loop or goroutine of the package that keeps
 // sending, an unbuffered send, a loop that can return on an error of its
 // own, or one that gives up on a context its callers handed in stay
 // default findings); "its receiver X can stop, but Y receives from it
@@ -144,7 +149,12 @@
 // question of order); "its receiver X closes the channel as it stops: a
 // send left behind panics rather than waits" (a loop that closes its own
 // control channel on every way out: a late send is a bug, but not one
-// that waits for good). A receiver
+// that waits for good); "nothing its caller hands F (no context, no other
+// channel) can tell the sender to stop: reading to the close is the
+// caller's part" (a generator over a byte slice, or a zone transfer
+// reading its connection: no context, channel or callback among what F
+// is handed, nor a context or channel a few fields into it, so a fix needs
+// a new API). A receiver
 // of the same field on another struct is not this
 // channel's receiver when both structs are composite literals the code
 // names (a subscription made by Consume and one made by Fetch): its

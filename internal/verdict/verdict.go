@@ -194,7 +194,7 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 		}
 		if fires := j.idx.StopsOnlyUnderTest(r); fires != nil && j.idx.Shipped(instr.Parent()) {
 			if underTest == nil {
-				w := j.receiverStops(v, r, handed, instr, ch, kept, outer)
+				w := j.receiverStops(v, r, handed, rerun, instr, ch, kept, outer)
 				if !w.Blocks {
 					return w // a guard shows r running at the send
 				}
@@ -206,10 +206,7 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 			}
 			continue
 		}
-		w := j.receiverStops(v, r, handed, instr, ch, kept, outer)
-		if rerun != nil && w.Blocks {
-			w.Related = append(w.Related, related(rerun.Pos(), OwnerName(r.Func)+" is run again only here, in a loop of "+OwnerName(rerun.Parent())+" that returns for good on its stop channel"))
-		}
+		w := j.receiverStops(v, r, handed, rerun, instr, ch, kept, outer)
 		if d := drainer(j.idx, recvs, r, ch); d != nil && w.Blocks && w.Missing == "" {
 			w.Related = append(w.Related, related(recvPos(*d), OwnerName(d.Func)+" receives here until the channel is closed"))
 			w.Missing = "its receiver " + OwnerName(r.Func) + " can stop, but " + OwnerName(d.Func) + " receives from it until it is closed"
@@ -275,10 +272,11 @@ func (j *Judge) outlives(r chans.Site, instr ssa.Instruction, ch ssa.Value, make
 }
 
 // receiverStops is v proven by the receiver r, which can stop and is the
-// channel's last (handed to a runner at handed, when not nil), with what
+// channel's last (handed to a runner at handed, or run again only at
+// rerun, in a main loop that stops for good, when not nil), with what
 // the proof still lacks; or no verdict, when a guard shows r running at
 // the send (shutdownGuard, with what outer adds).
-func (j *Judge) receiverStops(v Verdict, r chans.Site, handed ssa.Instruction, instr ssa.Instruction, ch ssa.Value, kept chans.Origin, outer *Outer) Verdict {
+func (j *Judge) receiverStops(v Verdict, r chans.Site, handed, rerun ssa.Instruction, instr ssa.Instruction, ch ssa.Value, kept chans.Origin, outer *Outer) Verdict {
 	guard, safe := j.shutdownGuard(instr, r, outer)
 	if safe {
 		return Verdict{}
@@ -287,7 +285,13 @@ func (j *Judge) receiverStops(v Verdict, r chans.Site, handed ssa.Instruction, i
 	if handed != nil && handed.Pos().IsValid() {
 		v.Related = append(v.Related, related(handed.Pos(), runnerNote(r.Func, handed)))
 	}
-	v.Reason = "its receiver " + OwnerName(r.Func) + " can stop receiving, and " + v.Reason
+	if rerun != nil {
+		main := OwnerName(rerun.Parent())
+		v.Related = append(v.Related, related(rerun.Pos(), OwnerName(r.Func)+" is run again only here, in a loop of "+main+" that returns for good on its stop channel"))
+		v.Reason = "its receiver " + OwnerName(r.Func) + " runs only from " + main + ", which returns for good on its stop channel, and " + v.Reason
+	} else {
+		v.Reason = "its receiver " + OwnerName(r.Func) + " can stop receiving, and " + v.Reason
+	}
 	v.Missing = cmp.Or(madeInTests(v.Makes), guard, j.deregistered(r, kept), selfStop(j.idx, r, instr), j.perCallBuffer(v.Makes, r, instr), closesOnStop(j.idx, r), stopsCloseIt(j.idx, r, instr, ch))
 	if j.ownerWaits(r, v.Makes) {
 		v.Missing = cmp.Or(j.overflow(instr, ch, v.Makes), v.Missing)

@@ -84,7 +84,7 @@ func (n *consensusNode) verify() *verifyRound {
 func (v *verifyRound) vote() {
 	v.votes++
 	if v.votes >= v.quorum {
-		v.notify <- v // want `send on v\.notify \(chan \*verifyRound, cap 64\) can block forever: its receiver \(\*consensusNode\)\.run(Follower|Leader) can stop receiving`
+		v.notify <- v // want `send on v\.notify \(chan \*verifyRound, cap 64\) can block forever: its receiver \(\*consensusNode\)\.run(Follower|Leader) runs only from \(\*consensusNode\)\.run, which returns for good on its stop channel`
 	}
 }
 

@@ -116,7 +116,12 @@
 //     that closes the chunk map, setting closed under its lock, before it
 //     sends the close request), leaves the receiver running at the send:
 //     backpressure, the audit tier. The path that lacks the test keeps
-//     the finding in the default tier;
+//     the finding in the default tier. A send made directly under a lock
+//     that the package takes nowhere but in the sending function (a
+//     verify round's vote lock around its one send) is audited too: the
+//     lock holds up only that function's other callers, on their way to
+//     the same send, and baresend reports the send itself: [audit: mu is
+//     taken only in F, around this send: ...];
 //   - a stream send, directly or through a chain, and a call configured as
 //     blocking: the peer's flow control bounds the wait, and a peer that
 //     stops reading holds the lock for as long as it likes. One shape is

@@ -193,6 +193,10 @@ func (c *checker) judge(r *root) {
 	case cycled && !roomy:
 		r.rule = cycle
 	case proven != nil:
+		if why := c.onlyAroundSend(r, proven); why != "" {
+			r.missing = why
+			return
+		}
 		r.rule = forever
 		r.reason = proven.Reason
 		r.related = proven.Related

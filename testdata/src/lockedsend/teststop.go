@@ -41,6 +41,7 @@ type closingCoordinator struct {
 	mu       sync.Mutex
 	closeCh  chan struct{}
 	requests chan int
+	sent     int
 }
 
 func newClosingCoordinator() *closingCoordinator {
@@ -62,8 +63,16 @@ func (c *closingCoordinator) loop() {
 
 func (c *closingCoordinator) Close() { close(c.closeCh) }
 
+// Sent needs c.mu too: it waits as long as a request held under it.
+func (c *closingCoordinator) Sent() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sent
+}
+
 func (c *closingCoordinator) RequestClosedBad(r int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.sent++
 	c.requests <- r // want `send on c\.requests can block forever while c\.mu is held: its receiver \(\*closingCoordinator\)\.loop can stop receiving, and .*; every goroutine that needs c\.mu waits with it$`
 }

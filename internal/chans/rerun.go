@@ -79,10 +79,10 @@ func (x *Index) startedOnceBy(f *ssa.Function, makes []*ssa.MakeChan) bool {
 	}
 	for _, mc := range x.boundVals[obj] {
 		for _, ref := range *mc.Referrers() {
-			call, ok := ref.(*ssa.Call)
 			if _, isDebug := ref.(*ssa.DebugRef); isDebug {
 				continue
 			}
+			call, ok := ref.(*ssa.Call)
 			if !ok || !madeBy(call.Parent(), makes) || x.Loops(call.Parent()).InLoop(call.Block()) {
 				return false
 			}
@@ -167,7 +167,7 @@ func (x *Index) closuresOf(a *ssa.Alloc) (n int, ok bool) {
 func (x *Index) startsCaptured(mc *ssa.MakeClosure, v ssa.Value) bool {
 	lit, ok := mc.Fn.(*ssa.Function)
 	i := slices.Index(mc.Bindings, v)
-	return ok && i >= 0 && x.goesOnce(mc) && calledOnce(x, lit, lit.FreeVars[i])
+	return ok && i >= 0 && x.goesOnce(mc) && x.calledOnce(lit, lit.FreeVars[i])
 }
 
 // goesOnce reports whether the literal mc is only started, by one go
@@ -192,13 +192,13 @@ func (x *Index) goesOnce(mc *ssa.MakeClosure) bool {
 // calledOnce reports whether the free variable v of fn is only called,
 // once, outside fn's loops: directly, or loaded from the variable it
 // captures by address.
-func calledOnce(x *Index, fn *ssa.Function, v ssa.Value) bool {
+func (x *Index) calledOnce(fn *ssa.Function, v ssa.Value) bool {
 	n := 0
 	for _, ref := range *v.Referrers() {
 		switch r := ref.(type) {
 		case *ssa.DebugRef:
 		case *ssa.UnOp:
-			if r.Op != token.MUL || !calledOnce(x, fn, r) {
+			if r.Op != token.MUL || !x.calledOnce(fn, r) {
 				return false
 			}
 			n++

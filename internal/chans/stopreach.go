@@ -16,15 +16,19 @@ const stopDepth = 3
 // parameters (its receiver too) and the values the go statement passes or
 // its closure captures, or a context or channel in a struct field a few
 // steps into one of them (a callback deep in a configuration is not the
-// caller talking to this goroutine). The
-// channel itself, which the goroutine closes when it is done, is no stop,
-// nor is another channel of its element type.
+// caller talking to this goroutine). The channel itself, which the
+// goroutine closes when it is done, is no stop, nor is another channel of
+// its element type.
 //
 // A generator for which this is false (a zone transfer reading a
 // connection, an iterator over a byte slice) gives its caller no way to
 // say it has stopped reading: a fix needs a new API, and until then the
 // caller's part of the contract is to read to the close.
 func StopInReach(mk *ssa.MakeChan, start ssa.Instruction) bool {
+	g, ok := start.(*ssa.Go)
+	if !ok {
+		return true // not a go statement: the pass cannot say what it sees
+	}
 	var vals []ssa.Value
 	for _, p := range mk.Parent().Params {
 		vals = append(vals, p)
@@ -32,13 +36,9 @@ func StopInReach(mk *ssa.MakeChan, start ssa.Instruction) bool {
 	for _, fv := range mk.Parent().FreeVars {
 		vals = append(vals, fv)
 	}
-	if g, ok := start.(*ssa.Go); ok {
-		vals = append(vals, g.Call.Args...)
-		if c, ok := g.Call.Value.(*ssa.MakeClosure); ok {
-			vals = append(vals, c.Bindings...)
-		}
-	} else {
-		return true // not a go statement: the pass cannot say what it sees
+	vals = append(vals, g.Call.Args...)
+	if c, ok := g.Call.Value.(*ssa.MakeClosure); ok {
+		vals = append(vals, c.Bindings...)
 	}
 	for _, v := range vals {
 		if sameElem(v.Type(), mk.Type()) {

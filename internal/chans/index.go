@@ -57,7 +57,8 @@ type Index struct {
 	deletes  map[any][]*ssa.Call      // delete(m, k), by the map's field or global
 	sendSels []*ssa.Select            // every select with a send case
 	oneShot  map[*types.Var]bool
-	perValue map[*types.Var]bool // OncePerValue's answers
+	perValue map[*types.Var]bool               // OncePerValue's answers
+	reruns   map[*ssa.Function]ssa.Instruction // rerunBy's answers
 
 	funcs           []*ssa.Function // the indexed functions, for the rare scans of runner.go
 	imported        func(*types.Func, int) bool

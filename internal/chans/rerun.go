@@ -32,26 +32,51 @@ import (
 //				r.runFollower() // receives from verifyCh until the state changes
 //			...
 func (x *Index) RerunUntilStopped(r Site, makes []*ssa.MakeChan) (ssa.Instruction, bool) {
-	sites, ok := x.callers(r.Func)
-	if !ok || len(sites) == 0 {
+	site := x.rerunBy(r.Func)
+	if site == nil {
 		return nil, false
+	}
+	f := site.Parent()
+	if !x.RunsOncePerChannel(Site{Instr: site, Func: f}, makes) && !x.startedOnceBy(f, makes) {
+		return nil, false
+	}
+	return site, true
+}
+
+// rerunBy returns a call of fn when every call of it is in a loop of one
+// function whose every return those calls reach follows a stop channel's
+// case; nil otherwise. The answer, which does not depend on the channel,
+// is kept per function.
+func (x *Index) rerunBy(fn *ssa.Function) ssa.Instruction {
+	if site, ok := x.reruns[fn]; ok {
+		return site
+	}
+	site := x.findRerun(fn)
+	if x.reruns == nil {
+		x.reruns = make(map[*ssa.Function]ssa.Instruction)
+	}
+	x.reruns[fn] = site
+	return site
+}
+
+func (x *Index) findRerun(fn *ssa.Function) ssa.Instruction {
+	sites, ok := x.callers(fn)
+	if !ok || len(sites) == 0 {
+		return nil
 	}
 	f := sites[0].Parent()
 	for _, s := range sites {
 		if _, isCall := s.(*ssa.Call); !isCall || s.Parent() != f || !flow.Reaches(s, s) {
-			return nil, false
+			return nil
 		}
-	}
-	if !x.RunsOncePerChannel(Site{Instr: sites[0], Func: f}, makes) && !x.startedOnceBy(f, makes) {
-		return nil, false
 	}
 	for _, b := range f.Blocks {
 		ret, isRet := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
 		if isRet && flow.Reaches(sites[0], ret) && !x.afterStop(b) {
-			return nil, false
+			return nil
 		}
 	}
-	return sites[0], true
+	return sites[0]
 }
 
 // afterStop reports whether the block b lies on the branch of a select

@@ -74,7 +74,12 @@ func onReceiverField(ch ssa.Value, fn *ssa.Function) bool {
 		return false
 	}
 	fa, ok := load.X.(*ssa.FieldAddr)
-	return ok && fn.Signature.Recv() != nil && len(fn.Params) > 0 && fa.X == fn.Params[0]
+	return ok && isReceiver(fa.X, fn)
+}
+
+// isReceiver reports whether v is the receiver of the method fn.
+func isReceiver(v ssa.Value, fn *ssa.Function) bool {
+	return fn.Signature.Recv() != nil && len(fn.Params) > 0 && v == fn.Params[0]
 }
 
 // receiverOf returns the receiver a static method call passes, or nil.
@@ -89,9 +94,8 @@ func receiverOf(s ssa.CallInstruction) ssa.Value {
 // passesReceiver reports whether the method call s hands on the caller's
 // own receiver: the channel stays a field of the caller's receiver.
 func passesReceiver(s ssa.CallInstruction) bool {
-	fn := s.Parent()
 	r := receiverOf(s)
-	return r != nil && fn.Signature.Recv() != nil && len(fn.Params) > 0 && r == fn.Params[0]
+	return r != nil && isReceiver(r, s.Parent())
 }
 
 // newReceiverEachTrip reports whether the method call s, in a loop, is

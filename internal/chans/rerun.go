@@ -80,15 +80,14 @@ func (x *Index) findRerun(fn *ssa.Function) ssa.Instruction {
 }
 
 // afterStop reports whether the block b lies on the branch of a select
-// case that receives from a stop channel: a field the package closes and
-// never sends values on, which fires for good once closed.
+// case that receives from a stop channel (stopField).
 func (x *Index) afterStop(b *ssa.BasicBlock) bool {
 	sel, k, _, ok := decidingCase(b)
 	if !ok {
 		return false
 	}
 	f := LoadedField(sel.States[k].Chan)
-	return f != nil && len(x.fieldCloses[f]) > 0 && !x.sentOn(f)
+	return f != nil && x.stopField(f)
 }
 
 // startedOnceBy reports whether the method f is started only through its

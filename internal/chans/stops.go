@@ -208,11 +208,18 @@ func (x *Index) StopsOnDeregistration(r Site, home Origin) bool {
 func (x *Index) StopsForGood(r Site) bool {
 	stops := x.stopCases(r)
 	for _, f := range stops {
-		if len(x.fieldCloses[f]) == 0 || x.sentOn(f) {
-			return false // a channel that carries values is no stop signal
+		if !x.stopField(f) {
+			return false
 		}
 	}
 	return len(stops) > 0
+}
+
+// stopField reports whether the channels in field f are stop signals:
+// the package closes them and sends no values on them (a channel that
+// carries values is no stop signal). Once closed, one fires for good.
+func (x *Index) stopField(f *types.Var) bool {
+	return len(x.fieldCloses[f]) > 0 && !x.sentOn(f)
 }
 
 // sentOn reports whether the package sends values on channels loaded from

@@ -226,6 +226,9 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 		v.Missing = runningWhy
 		return v
 	}
+	if w, ok := j.siblingGivesUp(v, instr, ch, recvs, kept); ok {
+		return w
+	}
 	if visible && len(recvs) > 0 {
 		return Verdict{}
 	}
@@ -234,6 +237,46 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 		return v
 	}
 	return j.callersChannel(instr, ch, v, kept)
+}
+
+// siblingGivesUp proves a plain send on a field channel whose receivers
+// are not seen to stop, when another send of the package on the same
+// field gives up on its object's stop channel (chans.SiblingGivesUp):
+// the package's own code says that once that channel is closed no
+// receiver can be counted on, and this send has no such case. A send by
+// one of the channel's receivers is left alone: it runs while that
+// receiver does.
+func (j *Judge) siblingGivesUp(v Verdict, instr ssa.Instruction, ch ssa.Value, recvs []chans.Site, kept chans.Origin) (Verdict, bool) {
+	if _, ok := instr.(*ssa.Send); !ok || kept.Kind != chans.Field {
+		return Verdict{}, false
+	}
+	for _, r := range recvs {
+		if r.Func == instr.Parent() {
+			return Verdict{}, false
+		}
+	}
+	sib, ok := j.idx.SiblingGivesUp(instr, kept.Field)
+	if !ok {
+		return Verdict{}, false
+	}
+	stop, when := sib.Stop.Name(), sib.Stop.Name()+" is closed"
+	if sib.Ctx {
+		stop, when = sib.Stop.Name()+".Done()", sib.Stop.Name()+" is done"
+	}
+	v.Missing = ""
+	v.Reason = "the package's other send on it gives up when " + when + ", as its receivers may be gone by then, and this send has no such case"
+	if j.fanOut(instr, ch) {
+		v.Reason += fanOutNote
+	}
+	v.Related = append(slices.Clip(v.Related), related(sib.Select.Pos(), "the other send gives up here, on "+stop))
+	for i, c := range sib.Closes {
+		if i == 3 {
+			v.Related = append(v.Related, related(c.Pos(), fmt.Sprintf("and %d more", len(sib.Closes)-3)))
+			break
+		}
+		v.Related = append(v.Related, related(c.Pos(), sib.Stop.Name()+" is closed here"))
+	}
+	return v, true
 }
 
 // drainer returns a receiver of the channel, other than r's function,
@@ -575,13 +618,16 @@ func (j *Judge) unowned(instr ssa.Instruction, ch ssa.Value, makes []*ssa.MakeCh
 	}
 	v := Verdict{Blocks: true, Reason: NoWayOut, Makes: makes, Missing: NoReceiverSeen}
 	if j.fanOut(instr, ch) {
-		v.Reason += "; in this loop over receivers one slow receiver stalls every later one"
+		v.Reason += fanOutNote
 	}
 	for _, mk := range makes {
 		v.Related = append(v.Related, related(mk.Pos(), report.MadeHere+capSuffix(mk)))
 	}
 	return v
 }
+
+// fanOutNote ends the reason of a send in a fan-out (fanOut).
+const fanOutNote = "; in this loop over receivers one slow receiver stalls every later one"
 
 // fanOut reports whether the send sits in a loop whose iterations choose
 // different channels: a fan-out over independent receivers.

@@ -74,6 +74,13 @@
 //     per element of a collection, before the function hands the channel
 //     out, and the buffer is smaller on some path (a constant, or a
 //     caller's limit the code clamps to the collection's length);
+//   - the package's own word that its receivers may be gone: another send
+//     on the same field channel is a select that gives up on a stop
+//     channel of the same struct (a channel the package closes and never
+//     sends on), and this plain send, made by no receiver of the channel
+//     and not by the code that closes the stop channel, has no such case
+//     (a connection's first packet queued with a bare send, while its
+//     reader's packets give up once the conn is closed);
 //   - a blocking select whose cases are all sends, when one of them has
 //     such a proof.
 //

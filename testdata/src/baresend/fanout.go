@@ -7,7 +7,7 @@ type hub struct {
 
 func (h *hub) broadcastBad(r Response) {
 	for _, c := range h.subscribers {
-		c.responses <- r // want `send on c.responses .* can block forever: no liveness case \(ctx\.Done\(\), a stop channel\) lets it give up; in this loop over receivers one slow receiver stalls every later one.*\[audit: `
+		c.responses <- r // want `send on c.responses .* can block forever: the package's other send on it gives up when ctx is done, as its receivers may be gone by then, and this send has no such case; in this loop over receivers one slow receiver stalls every later one$`
 	}
 }
 
@@ -22,6 +22,6 @@ func (h *hub) broadcastWithCtxOK(r Response) {
 
 func (h *hub) retryOneBad(c *client, rs []Response) {
 	for _, r := range rs {
-		c.responses <- r // want `send on c.responses .* can block forever: no liveness case \(ctx\.Done\(\), a stop channel\) lets it give up \[audit: [^]]*\]$`
+		c.responses <- r // want `send on c.responses .* can block forever: the package's other send on it gives up when ctx is done, as its receivers may be gone by then, and this send has no such case$`
 	}
 }

@@ -211,8 +211,10 @@ func handedOut(v ssa.Value, inLoop func(*ssa.BasicBlock) bool, depth int) bool {
 // cannot have stopped when send runs, or returns "":
 //
 //   - the send is the receiver's own: r's function runs once per channel
-//     and send is in it, so while the sender runs the receiver has not
-//     returned (a loop that queues its own errors to itself);
+//     and makes the send, itself or through a function only it calls, so
+//     while the sender runs the receiver has not returned (a loop that
+//     queues its own errors to itself; whether it can fill its own buffer
+//     is SelfFill's question);
 //   - the receiver is started after the send: the function that makes
 //     the channel sends on it before its go statement starts r's
 //     function, so at the send the receiver has not begun.
@@ -221,7 +223,7 @@ func handedOut(v ssa.Value, inLoop func(*ssa.BasicBlock) bool, depth int) bool {
 // goroutine that has not started hold a lock the sender waits for.
 func (x *Index) RunningAt(r Site, send ssa.Instruction, makes []*ssa.MakeChan) string {
 	fn := send.Parent()
-	if r.Func == fn && x.RunsOncePerChannel(r, makes) {
+	if x.OnReceiverGoroutine(r, send) != nil && x.RunsOncePerChannel(r, makes) {
 		return "its receiver is the sending goroutine itself, which cannot have stopped while it sends"
 	}
 	if !slices.ContainsFunc(makes, func(mk *ssa.MakeChan) bool { return mk.Parent() == fn }) {

@@ -208,9 +208,11 @@ func (x *Index) structSlot(v ssa.Value, field *types.Var) ([]*ssa.MakeChan, bool
 // A per-client queue is made once per client and carries many values: a
 // capacity above one, a make in another function than the store (the
 // router's feedbackChan, stored into each request), or a send in a loop
-// keeps it an ordinary channel. The rule trusts that a method sending on
-// such a slot runs once per object; a slot refilled by repeated calls is
-// missed.
+// keeps it an ordinary channel, and so does a sending function the
+// package itself calls from a loop (a discovery step its monitor runs on
+// every tick). Otherwise the rule trusts that a method sending on such a
+// slot runs once per object; a slot refilled by repeated calls from
+// outside is missed.
 func (x *Index) SingleValue(instr ssa.Instruction, f *types.Var) bool {
 	if f == nil || f.Exported() || !x.freshPerObject(f) {
 		return false
@@ -242,7 +244,19 @@ func (x *Index) SingleValue(instr ssa.Instruction, f *types.Var) bool {
 		}
 	})
 	once := func(*ssa.BasicBlock) int { return 1 }
-	return ok && flow.MaxCount(instr.Parent(), here, once, Many) <= 1
+	return ok && !x.calledInLoop(instr.Parent()) && flow.MaxCount(instr.Parent(), here, once, Many) <= 1
+}
+
+// calledInLoop reports whether the package calls fn from a loop: then fn
+// runs many times per object, whatever it does once per call.
+func (x *Index) calledInLoop(fn *ssa.Function) bool {
+	sites, _ := x.callers(fn)
+	for _, c := range sites {
+		if x.Loops(c.Parent()).InLoop(c.Block()) {
+			return true
+		}
+	}
+	return false
 }
 
 // freshPerObject reports whether every store into f stores a buffered

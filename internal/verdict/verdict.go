@@ -165,6 +165,9 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 		// neither that it stops nor that it waits.
 		recvs = slices.DeleteFunc(slices.Clone(recvs), func(r chans.Site) bool { return chans.InTestFile(r.Instr) })
 	}
+	if w, ok := j.selfFill(v, recvs, instr); ok {
+		return w
+	}
 	var again, running *chans.Site
 	var underTest *Verdict
 	var runningWhy string
@@ -237,6 +240,28 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 		return v
 	}
 	return j.callersChannel(instr, ch, v, kept)
+}
+
+// selfFill proves a send made on the goroutine of the channel's only
+// receiver, when the buffer can fill there (chans.SelfFill): the one
+// goroutine that could take from it is the one waiting to put in.
+func (j *Judge) selfFill(v Verdict, recvs []chans.Site, instr ssa.Instruction) (Verdict, bool) {
+	if len(recvs) == 0 {
+		return Verdict{}, false
+	}
+	r := recvs[0]
+	at := j.idx.OnReceiverGoroutine(r, instr)
+	if !j.idx.SelfFill(recvs, r, at, v.Makes) {
+		return Verdict{}, false
+	}
+	name := OwnerName(r.Func)
+	v.Missing = ""
+	v.Reason = "its only receiver, " + name + ", is the goroutine that makes this send: once the buffer is full nothing can take from it"
+	v.Related = append(slices.Clip(v.Related), related(recvPos(r), name+" receives from it only here"))
+	if at != instr {
+		v.Related = append(v.Related, related(at.Pos(), "the send runs on "+name+"'s goroutine, through this call"))
+	}
+	return v, true
 }
 
 // siblingGivesUp proves a plain send on a field channel whose receivers

@@ -81,6 +81,13 @@
 //     and not by the code that closes the stop channel, has no such case
 //     (a connection's first packet queued with a bare send, while its
 //     reader's packets give up once the conn is closed);
+//   - the receiver that waits for itself: the channel's only receiver,
+//     a goroutine run once per channel, makes the send itself (or through
+//     a function only it calls), and the channel is unbuffered or its loop
+//     can come back to the send without taking from the channel (a
+//     monitor whose tick queues work on a one-slot channel it alone
+//     reads): once the buffer is full the one goroutine that could empty
+//     it waits to fill it;
 //   - a blocking select whose cases are all sends, when one of them has
 //     such a proof.
 //
@@ -112,8 +119,9 @@
 // argument: the blocked senders are a bounded few, stall no one, and end
 // with the process; a main that serves in a loop without end, or waits on
 // a WaitGroup, is still reported); "its receiver is the sending goroutine
-// itself" (a loop that queues its own errors to itself: while it sends,
-// it has not stopped); "its receiver is started only after this send" (a
+// itself" (a loop that queues its own errors to itself, directly or
+// through a function only it calls: while it sends, it has not stopped;
+// when it can fill its own buffer, the send is proven, as above); "its receiver is started only after this send" (a
 // constructor that queues a first error before it starts the loop that
 // reads it); "its receiver is stopped only after (*S).Close waits for
 // s.workers, which counts every goroutine that makes this send" (a

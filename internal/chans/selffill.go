@@ -53,10 +53,10 @@ func (x *Index) OnReceiverGoroutine(r Site, send ssa.Instruction) ssa.Instructio
 
 // SelfFill reports whether the send that runs on r's goroutine at at (see
 // OnReceiverGoroutine) can wait for good: every receive of the channel
-// (recvs) is in r's function, which runs once per channel made
-// elsewhere (a goroutine started with it), and either
-// the channel is unbuffered or r's function can come back to at without
-// taking from the channel. Nothing else empties the buffer then.
+// (recvs) is in r's function, which runs once per channel made elsewhere
+// (a goroutine started with it), and either the channel is unbuffered or
+// r's function can come back to at without taking from the channel.
+// Nothing else empties the buffer then.
 func (x *Index) SelfFill(recvs []Site, r Site, at ssa.Instruction, makes []*ssa.MakeChan) bool {
 	if at == nil || len(makes) == 0 || !x.RunsOncePerChannel(r, makes) {
 		return false
@@ -87,7 +87,8 @@ func allUnbuffered(makes []*ssa.MakeChan) bool {
 }
 
 // repeatsUntaken reports whether a path leads from at's block back to it
-// that takes no case and passes no receive of recvs.
+// that passes none of the receives recvs: no plain receive, no receiving
+// case of a select taken.
 func repeatsUntaken(at ssa.Instruction, recvs []Site) bool {
 	taken := make(map[flow.Edge]bool)
 	blocked := make(map[*ssa.BasicBlock]bool)

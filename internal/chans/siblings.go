@@ -19,10 +19,12 @@ type Sibling struct {
 	Closes []*ssa.Call // where the package closes it
 }
 
-// SiblingGivesUp returns a select of the package that also sends on
-// field f and gives up on the stop signal of the struct that holds f: a
-// stop channel in another of its fields (one the package closes and
-// never sends on: stopField), or the Done channel of its context.
+// SiblingGivesUp returns a select of the package that also sends on a
+// channel kept where kept says (field f, or an element of the map, slice
+// or array in field f) and gives up on the stop signal of the struct that
+// holds f: a stop channel in another of its fields (one the package
+// closes and never sends on: stopField), or the Done channel of its
+// context.
 //
 //	func (t *conn) handleRecv(pkt packet) {
 //		select {
@@ -36,20 +38,26 @@ type Sibling struct {
 //	}()
 //
 // The package's own code then says that once the stop channel is closed
-// no receiver of f can be counted on, so a send on f without that case
-// can wait for good once the buffer is full. ok is false for a send made
+// no receiver of such a channel can be counted on, so a send on f without that case
+// can wait for good once the buffer is full. A hub's subscribers, each a
+// channel in the hub's map, are such channels when the hub's broadcast
+// gives up on the hub's done channel. ok is false for a send made
 // by a function that closes the stop channel itself (a last value on its
 // way out), for a send in shipped code whose only such sibling is in a
 // test file, for a counting semaphore (every receive gives back a token
 // its function took: a send there waits for a holder, not for a
 // receiver that can be gone), and when no sibling gives up.
-func (x *Index) SiblingGivesUp(instr ssa.Instruction, f *types.Var) (Sibling, bool) {
-	if f == nil || x.holdersRelease(f) {
+func (x *Index) SiblingGivesUp(instr ssa.Instruction, kept Origin) (Sibling, bool) {
+	f := kept.Field
+	switch {
+	case f == nil || kept.Kind != Field && kept.Kind != Element:
+		return Sibling{}, false
+	case kept.Kind == Field && x.holdersRelease(f):
 		return Sibling{}, false
 	}
 	shipped := !InTestFile(instr)
 	for _, sel := range x.sendSels {
-		if sel == instr || shipped && InTestFile(sel) || !x.selectSends(sel, f) {
+		if sel == instr || shipped && InTestFile(sel) || !x.selectSends(sel, kept) {
 			continue
 		}
 		for _, st := range sel.States {
@@ -154,12 +162,17 @@ func madeAt(fn *ssa.Function) ssa.Instruction {
 	return at
 }
 
-// selectSends reports whether sel has a send case on a channel loaded
-// from f.
-func (x *Index) selectSends(sel *ssa.Select, f *types.Var) bool {
+// selectSends reports whether sel has a send case on a channel kept
+// where kept is: the same field, or an element of the same container.
+func (x *Index) selectSends(sel *ssa.Select, kept Origin) bool {
 	for _, st := range sel.States {
-		if st.Dir == types.SendOnly && x.fromField(st.Chan, f) {
-			return true
+		if st.Dir != types.SendOnly {
+			continue
+		}
+		for _, o := range x.Origins(st.Chan) {
+			if o.Kind == kept.Kind && o.Field == kept.Field {
+				return true
+			}
 		}
 	}
 	return false

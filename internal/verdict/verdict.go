@@ -264,15 +264,16 @@ func (j *Judge) selfFill(v Verdict, recvs []chans.Site, instr ssa.Instruction) (
 	return v, true
 }
 
-// siblingGivesUp proves a plain send on a field channel whose receivers
-// are not seen to stop, when another send of the package on the same
-// field gives up on its object's stop channel (chans.SiblingGivesUp):
+// siblingGivesUp proves a plain send on a channel kept in a field (or in
+// a container there) whose receivers are not seen to stop, when another
+// send of the package on a channel kept there gives up on its object's
+// stop channel or context (chans.SiblingGivesUp):
 // the package's own code says that once that channel is closed no
 // receiver can be counted on, and this send has no such case. A send by
 // one of the channel's receivers is left alone: it runs while that
 // receiver does.
 func (j *Judge) siblingGivesUp(v Verdict, instr ssa.Instruction, ch ssa.Value, recvs []chans.Site, kept chans.Origin) (Verdict, bool) {
-	if _, ok := instr.(*ssa.Send); !ok || kept.Kind != chans.Field {
+	if _, ok := instr.(*ssa.Send); !ok {
 		return Verdict{}, false
 	}
 	for _, r := range recvs {
@@ -280,7 +281,7 @@ func (j *Judge) siblingGivesUp(v Verdict, instr ssa.Instruction, ch ssa.Value, r
 			return Verdict{}, false
 		}
 	}
-	sib, ok := j.idx.SiblingGivesUp(instr, kept.Field)
+	sib, ok := j.idx.SiblingGivesUp(instr, kept)
 	if !ok {
 		return Verdict{}, false
 	}

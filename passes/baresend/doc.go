@@ -75,12 +75,15 @@
 //     out, and the buffer is smaller on some path (a constant, or a
 //     caller's limit the code clamps to the collection's length);
 //   - the package's own word that its receivers may be gone: another send
-//     on the same field channel is a select that gives up on a stop
-//     channel of the same struct (a channel the package closes and never
-//     sends on), and this plain send, made by no receiver of the channel
-//     and not by the code that closes the stop channel, has no such case
-//     (a connection's first packet queued with a bare send, while its
-//     reader's packets give up once the conn is closed);
+//     on a channel kept in the same field (or in the same map, slice or
+//     array field) is a select that gives up on a stop channel of the
+//     same struct (a channel the package closes and never sends on) or on
+//     its context's Done, and this plain send, made by no receiver of the
+//     channel and not by the code that closes the stop channel, has no
+//     such case (a connection's first packet queued with a bare send,
+//     while its reader's packets give up once the conn is closed; a
+//     hub's notice to one subscriber, while its broadcast gives up once
+//     the hub is closed); a counting semaphore is no such channel;
 //   - the receiver that waits for itself: the channel's only receiver,
 //     a goroutine run once per channel, makes the send itself (or through
 //     a function only it calls), and the channel is unbuffered or its loop

@@ -211,3 +211,27 @@ func (q *jobQueue) Submit(ctx context.Context, job func()) error {
 func (q *jobQueue) MustSubmit(job func()) {
 	q.jobs <- job // want `send on q\.jobs \(chan func\(\)\) can block forever: no liveness case \(ctx\.Done\(\), a stop channel\) lets it give up \[audit: no receiver of it is visible in this package\]`
 }
+
+// An event hub keeps one channel per subscriber in a map. Its broadcast
+// gives up on the hub's done channel, since once the hub is closed no
+// subscriber is reading; a direct notice to one subscriber does not.
+type eventHub struct {
+	subs map[string]chan string
+	done chan struct{}
+}
+
+func (h *eventHub) Close() { close(h.done) }
+
+func (h *eventHub) Broadcast(e string) {
+	for _, c := range h.subs {
+		select {
+		case c <- e:
+		case <-h.done:
+			return
+		}
+	}
+}
+
+func (h *eventHub) Notify(id, e string) {
+	h.subs[id] <- e // want `send on h\.subs\[id\] \(chan string\) can block forever: the package's other send on it gives up when done is closed, as its receivers may be gone by then, and this send has no such case`
+}

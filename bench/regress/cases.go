@@ -20,6 +20,10 @@ type regressCase struct {
 	Commit  string // URL of the fix, for the reader
 	About   string // the bug in one line
 	Tags    string // build tags, when the file needs them
+	// Require lists module@version pairs got with the package: a newer
+	// release of a dependency that an old version's requirements leave
+	// ambiguous (genproto before its split, say).
+	Require []string
 	Bug     side   // must report Pass at Bug.Lines
 	Fix     side   // must report nothing at Fix.Lines
 	Line    int    // line of the case file where the case starts
@@ -112,6 +116,8 @@ func (c *regressCase) set(key, value string) error {
 		c.About = value
 	case "tags":
 		c.Tags = value
+	case "require":
+		c.Require = strings.Fields(value)
 	case "bug":
 		c.Bug, err = parseSide(value)
 	case "fix":

@@ -28,6 +28,7 @@ package = example.com/n
 pass    = lockedsend
 bug     = v0.1.0 n.go:5
 fix     = v0.2.0 n.go:7
+require = example.com/dep@v1.2.0 example.com/other@v0.3.0
 commit  = https://example.com/commit/2
 about   = a send under a lock
 `
@@ -49,6 +50,12 @@ func TestParseCases(t *testing.T) {
 	}
 	if c.Fix.Version != "v1.1.0" || len(c.Fix.Lines) != 2 || c.Fix.Lines[1] != (fileLine{"sub/b.go", 3}) {
 		t.Errorf("fix side = %+v", c.Fix)
+	}
+	if len(c.Require) != 0 {
+		t.Errorf("case one requires %q, want nothing", c.Require)
+	}
+	if got := cases[1].Require; len(got) != 2 || got[0] != "example.com/dep@v1.2.0" || got[1] != "example.com/other@v0.3.0" {
+		t.Errorf("case two requires %q", got)
 	}
 }
 

@@ -109,7 +109,8 @@ func setup(cfg config, dir string, c *regressCase, version string) (string, erro
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o644); err != nil {
 		return "", err
 	}
-	if _, err := command(cfg, dir, "go", "get", c.Package+"@"+version); err != nil {
+	get := append([]string{"get", c.Package + "@" + version}, c.Require...)
+	if _, err := command(cfg, dir, "go", get...); err != nil {
 		return "", err
 	}
 	// go vet analyses the package with its tests; list them now so that

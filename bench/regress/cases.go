@@ -24,9 +24,9 @@ type regressCase struct {
 	// release of a dependency that an old version's requirements leave
 	// ambiguous (genproto before its split, say).
 	Require []string
-	Bug     side   // must report Pass at Bug.Lines
-	Fix     side   // must report nothing at Fix.Lines
-	Line    int    // line of the case file where the case starts
+	Bug     side // must report Pass at Bug.Lines
+	Fix     side // must report nothing at Fix.Lines
+	Line    int  // line of the case file where the case starts
 }
 
 // A side is one version of the module and the lines to look at in it.

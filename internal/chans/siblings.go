@@ -3,6 +3,7 @@ package chans
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -16,7 +17,7 @@ type Sibling struct {
 	Select *ssa.Select
 	Stop   *types.Var  // the stop channel's or the context's field
 	Ctx    bool        // Stop holds a context: the select gives up on its Done
-	Closes []*ssa.Call // where the package closes it
+	Closes []*ssa.Call // where the package closes it (outside tests, for a shipped send)
 }
 
 // SiblingGivesUp returns a select of the package that also sends on a
@@ -44,7 +45,7 @@ type Sibling struct {
 // gives up on the hub's done channel. ok is false for a send made
 // by a function that closes the stop channel itself (a last value on its
 // way out), for a send in shipped code whose only such sibling is in a
-// test file, for a counting semaphore (every receive gives back a token
+// test file or whose stop channel only tests close, for a counting semaphore (every receive gives back a token
 // its function took: a send there waits for a holder, not for a
 // receiver that can be gone), and when no sibling gives up.
 func (x *Index) SiblingGivesUp(instr ssa.Instruction, kept Origin) (Sibling, bool) {
@@ -64,9 +65,18 @@ func (x *Index) SiblingGivesUp(instr ssa.Instruction, kept Origin) (Sibling, boo
 			if st.Dir != types.RecvOnly {
 				continue
 			}
-			if g, ok := x.objectStop(st.Chan, f); ok && !x.closesIn(g, instr.Parent()) {
-				return Sibling{Select: sel, Stop: g, Ctx: isContext(g.Type()), Closes: x.fieldCloses[g]}, true
+			g, ok := x.objectStop(st.Chan, f)
+			if !ok || x.closesIn(g, instr.Parent()) {
+				continue
 			}
+			closes := x.fieldCloses[g]
+			if shipped {
+				closes = slices.DeleteFunc(slices.Clone(closes), func(c *ssa.Call) bool { return InTestFile(c) })
+				if len(closes) == 0 && !isContext(g.Type()) {
+					continue // only tests close it: the shipped code never gives up
+				}
+			}
+			return Sibling{Select: sel, Stop: g, Ctx: isContext(g.Type()), Closes: closes}, true
 		}
 	}
 	return Sibling{}, false

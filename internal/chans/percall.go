@@ -1,7 +1,6 @@
 package chans
 
 import (
-	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -69,12 +68,8 @@ func (x *Index) calledPerCall(fn *ssa.Function, perInstance, shipped bool, depth
 // onReceiverField reports whether ch is loaded from a field of fn's
 // receiver: pc.eventsCh in a method of pc.
 func onReceiverField(ch ssa.Value, fn *ssa.Function) bool {
-	load, ok := ch.(*ssa.UnOp)
-	if !ok || load.Op != token.MUL {
-		return false
-	}
-	fa, ok := load.X.(*ssa.FieldAddr)
-	return ok && isReceiver(fa.X, fn)
+	fa := loadedAddr(ch)
+	return fa != nil && isReceiver(fa.X, fn)
 }
 
 // isReceiver reports whether v is the receiver of the method fn.

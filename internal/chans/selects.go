@@ -316,9 +316,18 @@ func sendsOn(fn *ssa.Function, ch ssa.Value) int {
 
 // LoadedField returns the field a channel value is loaded from, x.f.
 func LoadedField(ch ssa.Value) *types.Var {
-	if load, ok := ch.(*ssa.UnOp); ok && load.Op == token.MUL {
+	if addr := loadedAddr(ch); addr != nil {
+		return FieldOf(addr.X.Type(), addr.Field, true)
+	}
+	return nil
+}
+
+// loadedAddr returns the field address v is loaded from (v = *&x.f), or
+// nil.
+func loadedAddr(v ssa.Value) *ssa.FieldAddr {
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
 		if addr, ok := load.X.(*ssa.FieldAddr); ok {
-			return FieldOf(addr.X.Type(), addr.Field, true)
+			return addr
 		}
 	}
 	return nil

@@ -1,7 +1,6 @@
 package chans
 
 import (
-	"go/token"
 	"go/types"
 	"slices"
 
@@ -202,12 +201,8 @@ func (x *Index) closesIn(f *types.Var, fn *ssa.Function) bool {
 // from a struct that declares f as well: the stop signal belongs to the
 // object whose channel is sent on.
 func sameStruct(v ssa.Value, f *types.Var) bool {
-	load, ok := v.(*ssa.UnOp)
-	if !ok || load.Op != token.MUL {
-		return false
-	}
-	addr, ok := load.X.(*ssa.FieldAddr)
-	if !ok {
+	addr := loadedAddr(v)
+	if addr == nil {
 		return false
 	}
 	p, ok := addr.X.Type().Underlying().(*types.Pointer)

@@ -232,6 +232,9 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 	if w, ok := j.siblingGivesUp(v, instr, ch, recvs, kept); ok {
 		return w
 	}
+	if w, ok := j.abandonedAtClose(v, instr, recvs); ok {
+		return w
+	}
 	if visible && len(recvs) > 0 {
 		return Verdict{}
 	}
@@ -302,6 +305,30 @@ func (j *Judge) siblingGivesUp(v Verdict, instr ssa.Instruction, ch ssa.Value, r
 		}
 		v.Related = append(v.Related, related(c.Pos(), sib.Stop.Name()+" is closed here"))
 	}
+	return v, true
+}
+
+// abandonedAtClose proves a plain send from the package's own goroutine
+// on a channel only the type's exported methods receive from, when the
+// type's Close does nothing that releases it (chans.AbandonedAtClose): a
+// caller that has closed the value owes no more calls to those methods,
+// so a value pending then is never taken.
+func (j *Judge) abandonedAtClose(v Verdict, instr ssa.Instruction, recvs []chans.Site) (Verdict, bool) {
+	s, ok := instr.(*ssa.Send)
+	if !ok {
+		return Verdict{}, false
+	}
+	a, ok := j.idx.AbandonedAtClose(s, recvs)
+	if !ok {
+		return Verdict{}, false
+	}
+	recv, closer := OwnerName(a.Recv.Func), OwnerName(a.Close)
+	v.Missing = ""
+	v.Reason = "its receiver is " + recv + ", which callers stop calling once they call " + closer +
+		", and nothing " + closer + " does lets this send give up: a value pending at Close is never taken"
+	v.Related = append(slices.Clip(v.Related),
+		related(recvPos(a.Recv), recv+" receives from it here"),
+		related(a.Close.Pos(), closer+" neither takes from it nor closes it"))
 	return v, true
 }
 

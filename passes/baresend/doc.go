@@ -91,6 +91,15 @@
 //     monitor whose tick queues work on a one-slot channel it alone
 //     reads): once the buffer is full the one goroutine that could empty
 //     it waits to fill it;
+//   - the caller that closes: the channel is a field of a type whose
+//     only receivers are its exported methods (a Read, a Next), the send
+//     runs on a goroutine the package starts (a read loop), and the
+//     type's Close, shaped like io.Closer's, neither takes from the
+//     channel nor closes it. A caller done with the value calls Close
+//     and nothing else, so a value pending then is never taken: a
+//     connection that hands decrypted records to Read, a stream that
+//     hands rows to Next. A send by the caller's own goroutine (a pipe's
+//     Write) is left alone;
 //   - a blocking select whose cases are all sends, when one of them has
 //     such a proof.
 //

@@ -1,0 +1,179 @@
+package baresend
+
+import (
+	"errors"
+	"net"
+)
+
+// A record conn decrypts what arrives on the wire in a read loop of its
+// own and hands each record to Read on an unbuffered channel. Close
+// closes the wire and returns: an application that closes the conn
+// without reading what is pending leaves the loop on its send for good.
+type RecordConn struct {
+	next    net.Conn
+	records chan []byte
+}
+
+func NewRecordConn(next net.Conn) *RecordConn {
+	c := &RecordConn{next: next, records: make(chan []byte)}
+	go c.readLoop()
+	return c
+}
+
+func (c *RecordConn) readLoop() {
+	defer close(c.records)
+	buf := make([]byte, 1500)
+	for {
+		n, err := c.next.Read(buf)
+		if err != nil {
+			return
+		}
+		c.handle(append([]byte(nil), buf[:n]...))
+	}
+}
+
+func (c *RecordConn) handle(record []byte) {
+	c.records <- record // want `send on c\.records \(chan \[\]byte, unbuffered\) can block forever: its receiver is \(\*RecordConn\)\.Read, which callers stop calling once they call \(\*RecordConn\)\.Close, and nothing \(\*RecordConn\)\.Close does lets this send give up: a value pending at Close is never taken`
+}
+
+func (c *RecordConn) Read(p []byte) (int, error) {
+	record, ok := <-c.records
+	if !ok {
+		return 0, net.ErrClosed
+	}
+	return copy(p, record), nil
+}
+
+func (c *RecordConn) Close() error { return c.next.Close() }
+
+// A row stream runs its query on a goroutine and hands rows to Next
+// through a buffer; a caller that stops early calls Close, which does not
+// stop the producer. Once the buffer is full the producer waits for good.
+type RowStream struct {
+	rows chan []string
+	err  error
+}
+
+func Query(fetch func() ([]string, bool)) *RowStream {
+	s := &RowStream{rows: make(chan []string, 16)}
+	go func() {
+		defer close(s.rows)
+		for {
+			row, ok := fetch()
+			if !ok {
+				return
+			}
+			s.rows <- row // want `its receiver is \(\*RowStream\)\.Next, which callers stop calling once they call \(\*RowStream\)\.Close`
+		}
+	}()
+	return s
+}
+
+func (s *RowStream) Next() ([]string, bool) {
+	row, ok := <-s.rows
+	return row, ok
+}
+
+func (s *RowStream) Close() { s.err = errors.New("closed") }
+
+// The fixed record conn: Close signals the loop, and the loop's send
+// gives up on that signal.
+type FixedRecordConn struct {
+	next    net.Conn
+	records chan []byte
+	closed  chan struct{}
+}
+
+func NewFixedRecordConn(next net.Conn) *FixedRecordConn {
+	c := &FixedRecordConn{next: next, records: make(chan []byte), closed: make(chan struct{})}
+	go c.readLoop()
+	return c
+}
+
+func (c *FixedRecordConn) readLoop() {
+	buf := make([]byte, 1500)
+	for {
+		n, err := c.next.Read(buf)
+		if err != nil {
+			return
+		}
+		select {
+		case c.records <- append([]byte(nil), buf[:n]...):
+		case <-c.closed:
+			return
+		}
+	}
+}
+
+func (c *FixedRecordConn) Read(p []byte) (int, error) {
+	select {
+	case record := <-c.records:
+		return copy(p, record), nil
+	case <-c.closed:
+		return 0, net.ErrClosed
+	}
+}
+
+func (c *FixedRecordConn) Close() error {
+	close(c.closed)
+	return c.next.Close()
+}
+
+// A draining stream's Close takes what the producer has pending, through
+// Next, until the producer closes the channel: nothing is left behind.
+type DrainingStream struct{ rows chan []string }
+
+func QueryDrained(fetch func() ([]string, bool)) *DrainingStream {
+	s := &DrainingStream{rows: make(chan []string)}
+	go func() {
+		defer close(s.rows)
+		for row, ok := fetch(); ok; row, ok = fetch() {
+			s.rows <- row
+		}
+	}()
+	return s
+}
+
+func (s *DrainingStream) Next() ([]string, bool) {
+	row, ok := <-s.rows
+	return row, ok
+}
+
+func (s *DrainingStream) Close() error {
+	go func() {
+		for _, ok := s.Next(); ok; _, ok = s.Next() {
+		}
+	}()
+	return nil
+}
+
+// A pipe's writer is the caller's own goroutine, not a loop of the
+// package: a Write after Close is the caller's mistake, and a Write before
+// it waits for the Read it is paired with.
+type MsgPipe struct{ msgs chan string }
+
+func NewMsgPipe() *MsgPipe { return &MsgPipe{msgs: make(chan string)} }
+
+func (p *MsgPipe) Write(m string) { p.msgs <- m }
+
+func (p *MsgPipe) Read() string { return <-p.msgs }
+
+func (p *MsgPipe) Close() error { return nil }
+
+// A feed whose Close takes a reason is not an io.Closer: the pass does not
+// read a contract into it, and the send is the handshake it looks like.
+type ReasonFeed struct{ events chan string }
+
+func NewReasonFeed(source func() string) *ReasonFeed {
+	f := &ReasonFeed{events: make(chan string)}
+	go func() {
+		for {
+			f.events <- source()
+		}
+	}()
+	return f
+}
+
+func (f *ReasonFeed) Next() string { return <-f.events }
+
+func (f *ReasonFeed) Close(reason error) {}

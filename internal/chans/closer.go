@@ -16,9 +16,10 @@ type CloseAbandon struct {
 
 // AbandonedAtClose returns the Close that strands the plain send s on a
 // field of a named type T, when
-//   - every receiver of the channel (outside tests) is an exported method
-//     of T other than Close: the channel is how T hands values to its
-//     caller, one call at a time;
+//   - every receiver of the channel (outside tests) runs inside a
+//     caller's call of an exported method of T other than Close (the
+//     method, or a helper only such methods call): the channel is how T
+//     hands values to its caller, one call at a time;
 //   - T has a Close method in the shape of io.Closer (no parameters, no
 //     result or one error), and nothing Close runs receives from the
 //     field or closes it;
@@ -51,7 +52,7 @@ func (x *Index) AbandonedAtClose(s *ssa.Send, recvs []Site) (CloseAbandon, bool)
 		return CloseAbandon{}, false
 	}
 	for _, r := range recvs {
-		if !exportedMethodOf(r.Func, t) || r.Func == closeFn {
+		if !x.forCaller(r.Func, t, closeFn, 0) {
 			return CloseAbandon{}, false
 		}
 	}
@@ -84,6 +85,37 @@ func (x *Index) closeMethod(t *types.Named) *ssa.Function {
 
 func isError(t types.Type) bool {
 	return types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+// forCaller reports whether fn runs only inside a caller's call of one
+// of t's exported methods other than Close: it is one, or a helper of
+// this package that only such functions call (not start).
+func (x *Index) forCaller(fn *ssa.Function, t *types.Named, closeFn *ssa.Function, depth int) bool {
+	if fn == closeFn || depth > maxOnceDepth {
+		return false
+	}
+	if exportedMethodOf(fn, t) {
+		return true
+	}
+	entries, ok := x.entries(fn)
+	if fn.Parent() == nil {
+		var sites []ssa.CallInstruction
+		sites, ok = x.callers(fn)
+		entries = entries[:0]
+		for _, s := range sites {
+			entries = append(entries, s)
+		}
+	}
+	if !ok || len(entries) == 0 {
+		return false
+	}
+	for _, e := range entries {
+		c, isCall := e.(*ssa.Call)
+		if !isCall || c.Call.StaticCallee() != fn || !x.forCaller(c.Parent(), t, closeFn, depth+1) {
+			return false
+		}
+	}
+	return true
 }
 
 // exportedMethodOf reports whether fn is an exported method of t or *t.

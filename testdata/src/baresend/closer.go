@@ -76,6 +76,71 @@ func (s *RowStream) Next() ([]string, bool) {
 
 func (s *RowStream) Close() { s.err = errors.New("closed") }
 
+// A frame reader's exported methods take frames through one helper; the
+// helper runs only inside those calls, so it is the caller's receive.
+type FrameReader struct {
+	frames chan []byte
+	src    net.Conn
+}
+
+func NewFrameReader(src net.Conn) *FrameReader {
+	r := &FrameReader{frames: make(chan []byte, 4), src: src}
+	go r.pump()
+	return r
+}
+
+func (r *FrameReader) pump() {
+	for {
+		buf := make([]byte, 512)
+		n, err := r.src.Read(buf)
+		if err != nil {
+			return
+		}
+		r.frames <- buf[:n] // want `its receiver is \(\*FrameReader\)\.take, which callers stop calling once they call \(\*FrameReader\)\.Close`
+	}
+}
+
+func (r *FrameReader) ReadFrame() []byte { return r.take() }
+
+func (r *FrameReader) Discard() { r.take() }
+
+func (r *FrameReader) take() []byte { return <-r.frames }
+
+func (r *FrameReader) Close() error { return r.src.Close() }
+
+// A frame reader whose helper also runs on a goroutine of its own is not
+// only the caller's: what that goroutine does after Close the pass does
+// not judge.
+type PrefetchReader struct {
+	frames chan []byte
+	next   chan []byte
+	src    net.Conn
+}
+
+func NewPrefetchReader(src net.Conn) *PrefetchReader {
+	r := &PrefetchReader{frames: make(chan []byte, 4), next: make(chan []byte, 1), src: src}
+	go r.pump()
+	go func() { r.next <- r.take() }()
+	return r
+}
+
+func (r *PrefetchReader) pump() {
+	for {
+		buf := make([]byte, 512)
+		n, err := r.src.Read(buf)
+		if err != nil {
+			return
+		}
+		r.frames <- buf[:n]
+	}
+}
+
+func (r *PrefetchReader) ReadFrame() []byte { return r.take() }
+
+func (r *PrefetchReader) take() []byte { return <-r.frames }
+
+func (r *PrefetchReader) Close() error { return r.src.Close() }
+
 // The fixed record conn: Close signals the loop, and the loop's send
 // gives up on that signal.
 type FixedRecordConn struct {

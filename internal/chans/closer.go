@@ -68,15 +68,15 @@ func (x *Index) AbandonedAtClose(s *ssa.Send, recvs []Site) (CloseAbandon, bool)
 func (x *Index) closeMethod(t *types.Named) *ssa.Function {
 	prog := x.pkg.Prog
 	sel := prog.MethodSets.MethodSet(types.NewPointer(t)).Lookup(x.pkg.Pkg, "Close")
-	if sel == nil {
-		return nil
+	if sel == nil || len(sel.Index()) != 1 {
+		return nil // none, or promoted from an embedded field: another type's contract
 	}
 	sig := sel.Type().(*types.Signature)
 	res := sig.Results()
 	if sig.Params().Len() != 0 || res.Len() > 1 || res.Len() == 1 && !isError(res.At(0).Type()) {
 		return nil
 	}
-	fn := prog.MethodValue(sel)
+	fn := prog.FuncValue(sel.Obj().(*types.Func))
 	if fn == nil || fn.Pkg != x.pkg || len(fn.Blocks) == 0 {
 		return nil
 	}

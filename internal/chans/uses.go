@@ -1,6 +1,7 @@
 package chans
 
 import (
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -20,6 +21,15 @@ type Site struct {
 	// a time the owner does not control (a closure handed to another
 	// function, as errgroup.Go is).
 	Async bool
+}
+
+// Pos returns the position of the site's operation: its select case's,
+// for a select.
+func (s Site) Pos() token.Pos {
+	if sel, ok := s.Instr.(*ssa.Select); ok && s.State >= 0 {
+		return sel.States[s.State].Pos
+	}
+	return s.Instr.Pos()
 }
 
 // Uses is everything this package does with one made channel.

@@ -656,12 +656,7 @@ func (j *Judge) allVisible(makes []*ssa.MakeChan) bool {
 	return true
 }
 
-func recvPos(r chans.Site) token.Pos {
-	if sel, ok := r.Instr.(*ssa.Select); ok {
-		return sel.States[r.State].Pos
-	}
-	return r.Instr.Pos()
-}
+func recvPos(r chans.Site) token.Pos { return r.Pos() }
 
 // unowned is the verdict for a channel the sender does not own: whoever owns
 // it can stop reading, and the send has no way out.

@@ -2,6 +2,7 @@ package baresend
 
 import (
 	_ "embed"
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -97,7 +98,11 @@ func (c *checker) testOnly(instr ssa.Instruction) bool {
 //
 //	t3 = select blocking [a<-1:int, b<-2:int] (index int, ok bool)
 func (c *checker) checkSelect(sel *ssa.Select) {
-	if !sel.Blocking || c.idx.LiveCase(sel) >= 0 {
+	if !sel.Blocking {
+		return
+	}
+	if c.idx.LiveCase(sel) >= 0 {
+		c.checkCallerContext(sel)
 		return
 	}
 	var first *verdict.Verdict
@@ -124,6 +129,31 @@ func (c *checker) checkSelect(sel *ssa.Select) {
 	}
 	msg := "select with only send cases (on " + joinNames(names) + ") can block forever: no liveness case (ctx.Done(), a stop channel) lets it give up"
 	c.emit(analysis.Diagnostic{Pos: firstSendPos(sel), Message: msg, Related: first.Related}, missing)
+}
+
+// checkCallerContext reports a select whose only way out is its caller's
+// context, when the loop it hands its value to gives up for good on a stop
+// channel the select does not watch (chans.OutlivesLoop): once the loop
+// has stopped, the call waits for the context, for good if it never ends.
+func (c *checker) checkCallerContext(sel *ssa.Select) {
+	g, ok := c.idx.OutlivesLoop(sel)
+	if !ok || c.testOnly(sel) {
+		return
+	}
+	st := sel.States[g.Send]
+	loop, stop, ctx := verdict.OwnerName(g.Recv.Func), g.Stop.Name(), g.Ctx.Name()
+	msg := "send on " + c.exprString(st.Pos, st.Chan) + " gives up only when " + ctx + " is done: its receiver " + loop +
+		" stops once " + stop + " is closed, and this select does not give up on " + stop +
+		"; a call made after that waits for its caller's context, for good if that never ends"
+	related := []analysis.RelatedInformation{{Pos: g.Recv.Pos(), Message: loop + " receives from it here"}}
+	for i, cl := range g.Closes {
+		if i == 3 {
+			related = append(related, analysis.RelatedInformation{Pos: cl.Pos(), Message: fmt.Sprintf("and %d more", len(g.Closes)-3)})
+			break
+		}
+		related = append(related, analysis.RelatedInformation{Pos: cl.Pos(), Message: stop + " is closed here"})
+	}
+	c.emit(analysis.Diagnostic{Pos: st.Pos, Message: msg, Related: related}, "")
 }
 
 func firstSendPos(sel *ssa.Select) token.Pos {

@@ -103,6 +103,19 @@
 //   - a blocking select whose cases are all sends, when one of them has
 //     such a proof.
 //
+// A select with a way out is reported in one case: its one send is on a
+// field channel whose every receiver gives up for good on a stop channel
+// of the same struct, which the package closes, and its only way out is
+// the Done of a context its function is handed (the caller's). Once the
+// loop has stopped, a call that reaches the select, or raced past a check
+// of the stop channel, waits until the caller's context ends, for good
+// with one that never does (a task loop's Run after its Close):
+//
+//	select {
+//	case l.tasks <- t: // reported: also give up on <-l.done
+//	case <-ctx.Done():
+//	}
+//
 // A send in a loop whose channel changes per iteration (a fan-out over
 // receivers) says so: one slow receiver stalls every later one.
 //

@@ -9,3 +9,9 @@ func TestTickerFeedStop(t *testing.T) {
 	close(f.stop)
 	f.offer(1)
 }
+
+// Only this test stops the loop.
+func TestStoppedLoopQuit(t *testing.T) {
+	l := NewTestStoppedLoop()
+	close(l.quit)
+}

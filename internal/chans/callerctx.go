@@ -19,7 +19,8 @@ type LoopGone struct {
 }
 
 // OutlivesLoop returns the proof for a blocking select whose one send
-// case is on a channel kept in a field of a struct S and whose every
+// case is on a channel kept in an unexported field of a struct S, which
+// no exported function hands out, and whose every
 // receive case is ctx.Done() of a context parameter of its function (the
 // caller's), when every receiver of that field gives up only on stop
 // channels kept in other fields of S (StopsForGood), which the package
@@ -54,8 +55,8 @@ func (x *Index) OutlivesLoop(sel *ssa.Select) (LoopGone, bool) {
 	}
 	ch := sel.States[k].Chan
 	f := LoadedField(ch)
-	if f == nil {
-		return LoopGone{}, false
+	if f == nil || f.Exported() || x.HandedOutBy(f) != nil {
+		return LoopGone{}, false // callers may receive from it too, out of sight
 	}
 	shipped := !InTestFile(sel)
 	recvs := x.FieldReceives(f)

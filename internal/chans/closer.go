@@ -14,8 +14,9 @@ type CloseAbandon struct {
 	Recv  Site          // one of the methods that receive
 }
 
-// AbandonedAtClose returns the Close that strands the plain send s on a
-// field of a named type T, when
+// AbandonedAtClose returns the Close that strands the plain send s on an
+// unexported field of a named type T, which no exported function hands
+// out, when
 //   - every receiver of the channel (outside tests) runs inside a
 //     caller's call of an exported method of T other than Close (the
 //     method, or a helper only such methods call): the channel is how T
@@ -57,7 +58,10 @@ func (x *Index) AbandonedAtClose(s *ssa.Send, recvs []Site) (CloseAbandon, bool)
 		}
 	}
 	f := FieldOf(addr.X.Type(), addr.Field, true)
-	if f == nil || x.touchedBy(closeFn, f) || !x.onOwnGoroutine(s.Parent(), 0) {
+	if f == nil || f.Exported() || x.HandedOutBy(f) != nil {
+		return CloseAbandon{}, false // callers may receive from it too, out of sight
+	}
+	if x.touchedBy(closeFn, f) || !x.onOwnGoroutine(s.Parent(), 0) {
 		return CloseAbandon{}, false
 	}
 	return CloseAbandon{Close: closeFn, Recv: recvs[0]}, true

@@ -235,3 +235,39 @@ func (l *ResettableLoop) Push(ctx context.Context, n int) error {
 }
 
 func (l *ResettableLoop) Close() { close(l.ctrl) }
+
+// A loop whose input channel is also handed out may have receivers out of
+// sight that outlive it.
+type OpenLoop struct {
+	in   chan int
+	stop chan struct{}
+}
+
+func NewOpenLoop() *OpenLoop {
+	l := &OpenLoop{in: make(chan int), stop: make(chan struct{})}
+	go l.run()
+	return l
+}
+
+func (l *OpenLoop) run() {
+	for {
+		select {
+		case <-l.stop:
+			return
+		case <-l.in:
+		}
+	}
+}
+
+func (l *OpenLoop) Input() <-chan int { return l.in }
+
+func (l *OpenLoop) Push(ctx context.Context, n int) error {
+	select {
+	case l.in <- n:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (l *OpenLoop) Close() { close(l.stop) }

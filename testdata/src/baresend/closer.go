@@ -242,3 +242,28 @@ func NewReasonFeed(source func() string) *ReasonFeed {
 func (f *ReasonFeed) Next() string { return <-f.events }
 
 func (f *ReasonFeed) Close(reason error) {}
+
+// A feed that also hands its channel out has receivers the package cannot
+// see: whether they read on after Close is theirs to say.
+type OpenFeed struct {
+	items chan string
+	src   func() string
+}
+
+func NewOpenFeed(src func() string) *OpenFeed {
+	f := &OpenFeed{items: make(chan string), src: src}
+	go f.pump()
+	return f
+}
+
+func (f *OpenFeed) pump() {
+	for {
+		f.items <- f.src()
+	}
+}
+
+func (f *OpenFeed) Next() string { return <-f.items }
+
+func (f *OpenFeed) Items() <-chan string { return f.items }
+
+func (f *OpenFeed) Close() error { return nil }

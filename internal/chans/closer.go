@@ -101,21 +101,12 @@ func (x *Index) forCaller(fn *ssa.Function, t *types.Named, closeFn *ssa.Functio
 	if exportedMethodOf(fn, t) {
 		return true
 	}
-	entries, ok := x.entries(fn)
-	if fn.Parent() == nil {
-		var sites []ssa.CallInstruction
-		sites, ok = x.callers(fn)
-		entries = entries[:0]
-		for _, s := range sites {
-			entries = append(entries, s)
-		}
-	}
-	if !ok || len(entries) == 0 {
+	runs, ok := x.directRuns(fn)
+	if !ok {
 		return false
 	}
-	for _, e := range entries {
-		c, isCall := e.(*ssa.Call)
-		if !isCall || c.Call.StaticCallee() != fn || !x.forCaller(c.Parent(), t, closeFn, depth+1) {
+	for _, c := range runs {
+		if _, isGo := c.(*ssa.Go); isGo || !x.forCaller(c.Parent(), t, closeFn, depth+1) {
 			return false
 		}
 	}
@@ -192,11 +183,29 @@ func (x *Index) onOwnGoroutine(fn *ssa.Function, depth int) bool {
 	if depth > maxOnceDepth {
 		return false
 	}
+	runs, ok := x.directRuns(fn)
+	if !ok {
+		return false
+	}
+	for _, c := range runs {
+		if _, isGo := c.(*ssa.Go); !isGo && !x.onOwnGoroutine(c.Parent(), depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// directRuns returns the calls and go statements that run fn, when they
+// are all the ways it runs and each names fn as its callee: ok is false
+// for an exported function, one whose callers are not all known, one
+// never run here, or a literal handed to a call that runs it later,
+// where the index does not follow.
+func (x *Index) directRuns(fn *ssa.Function) ([]ssa.CallInstruction, bool) {
 	var entries []ssa.Instruction
 	if fn.Parent() == nil {
 		sites, ok := x.callers(fn)
 		if !ok {
-			return false
+			return nil, false
 		}
 		for _, s := range sites {
 			entries = append(entries, s)
@@ -204,20 +213,16 @@ func (x *Index) onOwnGoroutine(fn *ssa.Function, depth int) bool {
 	} else {
 		var ok bool
 		if entries, ok = x.entries(fn); !ok {
-			return false
+			return nil, false
 		}
 	}
-	if len(entries) == 0 {
-		return false
-	}
+	runs := make([]ssa.CallInstruction, 0, len(entries))
 	for _, e := range entries {
 		c, ok := e.(ssa.CallInstruction)
 		if !ok || c.Common().StaticCallee() != fn {
-			return false // handed to a call that runs it later, where the index does not follow
+			return nil, false
 		}
-		if _, isGo := e.(*ssa.Go); !isGo && !x.onOwnGoroutine(e.Parent(), depth+1) {
-			return false
-		}
+		runs = append(runs, c)
 	}
-	return true
+	return runs, len(runs) > 0
 }

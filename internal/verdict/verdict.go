@@ -189,6 +189,12 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 		if !last {
 			rerun, last = j.idx.RerunUntilStopped(r, v.Makes)
 		}
+		var restart *chans.Restart
+		if !last {
+			if rs, ok := j.idx.StopsUnlessRestarted(r, v.Makes); ok {
+				restart, last = &rs, true
+			}
+		}
 		if !last {
 			if again == nil {
 				again = &r
@@ -210,6 +216,9 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 			continue
 		}
 		w := j.receiverStops(v, r, handed, rerun, instr, ch, kept, outer)
+		if restart != nil && w.Blocks && w.Missing == "" {
+			w = restarted(w, r, *restart)
+		}
 		if d := drainer(j.idx, recvs, r, ch); d != nil && w.Blocks && w.Missing == "" {
 			w.Related = append(w.Related, related(recvPos(*d), OwnerName(d.Func)+" receives here until the channel is closed"))
 			w.Missing = "its receiver " + OwnerName(r.Func) + " can stop, but " + OwnerName(d.Func) + " receives from it until it is closed"
@@ -243,6 +252,32 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 		return v
 	}
 	return j.callersChannel(instr, ch, v, kept)
+}
+
+// restarted says how a receiver that runs again can be gone for good
+// (chans.StopsUnlessRestarted): the one function that starts it again
+// closes its stop channel and can return without doing so.
+func restarted(v Verdict, r chans.Site, rs chans.Restart) Verdict {
+	recv, closer := OwnerName(r.Func), OwnerName(rs.Closer)
+	v.Reason = "its receiver " + recv + " stops once " + rs.Stop.Name() + " is closed, and " + closer +
+		", which closes it, starts " + recv + " again only on some of its paths; " + strings.TrimPrefix(v.Reason, "its receiver "+recv+" can stop receiving, and ")
+	v.Related = append(slices.Clip(v.Related),
+		related(rs.Close.Pos(), rs.Stop.Name()+" is closed here"),
+		related(rs.Again.Pos(), recv+" is started again here"),
+		related(returnPos(rs.Return), closer+" can return here without starting it again"))
+	return v
+}
+
+// returnPos is where a return is written, or, for the one a function
+// ends with implicitly, its closing brace.
+func returnPos(ret *ssa.Return) token.Pos {
+	if ret.Pos().IsValid() {
+		return ret.Pos()
+	}
+	if body := ret.Parent().Syntax(); body != nil {
+		return body.End() - 1
+	}
+	return token.NoPos
 }
 
 // selfFill proves a send made on the goroutine of the channel's only

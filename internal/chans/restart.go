@@ -1,0 +1,183 @@
+package chans
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// A Restart is the proof that a receiver which runs again after it stops
+// can stay gone for a channel: the function that stops it starts it again
+// only on some of its paths (StopsUnlessRestarted).
+type Restart struct {
+	Stop  *types.Var      // the stop channel the receiver gives up on
+	Close ssa.Instruction // where Closer closes it, or calls what does
+	// Closer is the one function that starts the receiver again, and
+	// Return a return it reaches from Close without doing so.
+	Closer *ssa.Function
+	Return *ssa.Return
+	Again  ssa.CallInstruction // a start of the receiver Closer can skip
+}
+
+// StopsUnlessRestarted reports whether the receiver r, which gives up on
+// a stop channel and may then run again, can stop for good for the
+// channel it receives from: a connection's writer that stops when the
+// connection is lost, and is started again by a reconnect that runs only
+// when reconnecting is switched on.
+//
+//	func (c *client) connLost() {
+//		close(c.stop)          // the writer returns on <-c.stop
+//		if c.opts.AutoReconnect {
+//			go c.reconnect() // starts the writer again, same c.out
+//		}
+//	}
+//
+// r's function is started by go statements only, and nothing else uses
+// it. Each start is either a first run, in the function that made the
+// channel (or a closure inside it), or a restart, in an unexported
+// function whose every call is in one function, the closer. The closer
+// closes a stop channel r gives up on (the package closes it and sends
+// nothing on it), itself or through a function it calls, and from there
+// can return without passing a restart. After such a run r has returned
+// and nothing starts it again for this channel; a start that makes a new
+// channel serves only senders that load the new one.
+func (x *Index) StopsUnlessRestarted(r Site, makes []*ssa.MakeChan) (Restart, bool) {
+	if len(makes) == 0 {
+		return Restart{}, false
+	}
+	starts, ok := x.callers(r.Func)
+	if !ok || len(starts) == 0 {
+		return Restart{}, false
+	}
+	var closer *ssa.Function
+	var again []ssa.CallInstruction
+	for _, s := range starts {
+		if _, isGo := s.(*ssa.Go); !isGo {
+			return Restart{}, false
+		}
+		if madeAround(s.Parent(), makes) {
+			continue // a first run, for the channel just made
+		}
+		c, ok := x.soleCaller(s.Parent())
+		if !ok || closer != nil && c != closer {
+			return Restart{}, false
+		}
+		closer = c
+		again = append(again, s)
+	}
+	if closer == nil {
+		return Restart{}, false
+	}
+	// The restarts as the closer sees them: its calls of the functions
+	// that hold them.
+	var skip []ssa.Instruction
+	for _, s := range again {
+		calls, _ := x.callers(s.Parent())
+		for _, c := range calls {
+			skip = append(skip, c)
+		}
+	}
+	for _, f := range x.stopCases(r) {
+		if !x.stopField(f) {
+			continue
+		}
+		for _, k := range x.stopsIn(closer, f) {
+			if ret := returnAvoiding(k, skip); ret != nil {
+				return Restart{Stop: f, Close: k, Closer: closer, Return: ret, Again: again[0]}, true
+			}
+		}
+	}
+	return Restart{}, false
+}
+
+// madeAround reports whether fn made one of makes, or is a closure inside
+// a function that did.
+func madeAround(fn *ssa.Function, makes []*ssa.MakeChan) bool {
+	for ; fn != nil; fn = fn.Parent() {
+		if madeBy(fn, makes) {
+			return true
+		}
+	}
+	return false
+}
+
+// soleCaller returns the one function that calls or starts fn, when fn's
+// every call is in sight and in that function.
+func (x *Index) soleCaller(fn *ssa.Function) (*ssa.Function, bool) {
+	calls, ok := x.callers(fn)
+	if !ok || len(calls) == 0 {
+		return nil, false
+	}
+	c := calls[0].Parent()
+	for _, call := range calls[1:] {
+		if call.Parent() != c {
+			return nil, false
+		}
+	}
+	return c, c != fn
+}
+
+// stopsIn returns the instructions of fn that close a channel held in f:
+// a close of it, or a static call of a function that makes one.
+func (x *Index) stopsIn(fn *ssa.Function, f *types.Var) []ssa.Instruction {
+	closers := make(map[*ssa.Function]bool)
+	var out []ssa.Instruction
+	for _, c := range x.closesOf(f) {
+		if c.Parent() == fn {
+			out = append(out, c)
+		}
+		closers[c.Parent()] = true
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(*ssa.Call); ok && closers[call.Call.StaticCallee()] {
+				out = append(out, call)
+			}
+		}
+	}
+	return out
+}
+
+// returnAvoiding returns a return of from's function that some path from
+// from reaches without passing any of avoid; nil when every path passes
+// one, or none returns.
+func returnAvoiding(from ssa.Instruction, avoid []ssa.Instruction) *ssa.Return {
+	blocked := make(map[*ssa.BasicBlock]bool)
+	for _, a := range avoid {
+		blocked[a.Block()] = true
+	}
+	start := from.Block()
+	after := false
+	for _, instr := range start.Instrs {
+		if instr == from {
+			after = true
+			continue
+		}
+		if !after {
+			continue
+		}
+		for _, a := range avoid {
+			if instr == a {
+				return nil
+			}
+		}
+		if ret, ok := instr.(*ssa.Return); ok {
+			return ret
+		}
+	}
+	seen := map[*ssa.BasicBlock]bool{start: true}
+	stack := append([]*ssa.BasicBlock(nil), start.Succs...)
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[b] || blocked[b] {
+			continue
+		}
+		seen[b] = true
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			return ret
+		}
+		stack = append(stack, b.Succs...)
+	}
+	return nil
+}

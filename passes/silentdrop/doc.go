@@ -76,6 +76,17 @@
 //     function returns no result, or the same results as after the send),
 //     or tells it the value went through (it returns nil or true).
 //
+// One drop is reported by default whatever the default tells: the value
+// is a waiter's one answer on an unbuffered channel. Every channel the
+// send may be on is a field channel the package makes unbuffered, and
+// every receive of it is a plain receive outside any loop, with no
+// timeout (a transaction's WaitForResult). The send goes through only
+// while the waiter is already blocked: an answer that comes first is
+// lost, and the waiter waits for one that never comes. A status or a log
+// in the default reaches the sender's caller, not the waiter. A buffered
+// slot, a waiter that gives up, or a receiver in a loop is left to the
+// rules above and below.
+//
 // Every other drop is an audit finding, shown only with -silentdrop.audit
 // (the command's -audit) and labelled with what it lacks, checked in this
 // order:

@@ -111,7 +111,14 @@ func (c *checker) checkSelect(sel *ssa.Select) {
 	if !ok {
 		return // the dispatch chain is not the shape the builder emits: say nothing
 	}
-	if c.leavesTrace(d) || d.keepsAll(sends) || c.retries(d, sends) {
+	if d.keepsAll(sends) || c.retries(d, sends) {
+		return
+	}
+	if waiter, ok := c.earlyWaiter(sel, sends); ok {
+		c.reportWaiter(sel, sends, waiter)
+		return
+	}
+	if c.leavesTrace(d) {
 		return
 	}
 	c.report(sel, sends, c.missing(d, sends))

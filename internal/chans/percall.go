@@ -2,6 +2,7 @@ package chans
 
 import (
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -117,7 +118,62 @@ func (x *Index) callSites(fn *ssa.Function) ([]ssa.CallInstruction, bool) {
 		return nil, false
 	}
 	sites := append(x.invokesOf(fn), x.calls[fn]...)
+	if len(sites) == 0 && obj.Exported() && internalCallback(fn) {
+		return nil, false // called back by another package's code, not by users
+	}
 	return sites, obj.Exported() || len(sites) > 0
+}
+
+// internalCallback reports whether fn is an exported method of an
+// unexported type that implements an interface of an internal package
+// this package imports, under that method's name: a handler the internal
+// package calls back (a connection telling its consumers it closed).
+// Users cannot name the type, so they do not call the method directly;
+// the internal package's goroutines do, as often as their own events
+// come, whatever the users have stopped.
+func internalCallback(fn *ssa.Function) bool {
+	recv := fn.Signature.Recv()
+	if recv == nil {
+		return false
+	}
+	t := recv.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := t.(*types.Named)
+	if !ok || named.Obj().Exported() {
+		return false
+	}
+	ptr := types.NewPointer(named)
+	for _, imp := range fn.Pkg.Pkg.Imports() {
+		if !isInternal(imp.Path()) {
+			continue
+		}
+		scope := imp.Scope()
+		for _, name := range scope.Names() {
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok || !tn.Exported() {
+				continue
+			}
+			iface, ok := tn.Type().Underlying().(*types.Interface)
+			if !ok || iface.Empty() || !types.Implements(ptr, iface) {
+				continue
+			}
+			for i := 0; i < iface.NumMethods(); i++ {
+				if iface.Method(i).Name() == fn.Name() {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// isInternal reports whether an import path names an internal package,
+// which only its parent's tree may import.
+func isInternal(path string) bool {
+	return path == "internal" || strings.HasPrefix(path, "internal/") ||
+		strings.HasSuffix(path, "/internal") || strings.Contains(path, "/internal/")
 }
 
 // invokesOf returns the interface method calls of this package that may

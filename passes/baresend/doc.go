@@ -188,7 +188,10 @@
 // contract; a loop or goroutine of the package that keeps
 // sending, an unbuffered send, a loop that can return on an error of its
 // own, or one that gives up on a context its callers handed in stay
-// default findings); "its receiver X can stop, but Y receives from it
+// default findings, and so does a method of an unexported type that an
+// interface of an imported internal package names: the connection that
+// calls it back is no user, and goes on calling whatever the users have
+// stopped); "its receiver X can stop, but Y receives from it
 // until it is closed" (a channel handed on: its first reader stops once
 // its work is done, and a loop that ranges over it to its close takes
 // over; whether that loop runs whenever the first has stopped is a

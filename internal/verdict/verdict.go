@@ -217,7 +217,7 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 		}
 		w := j.receiverStops(v, r, handed, rerun, instr, ch, kept, outer)
 		if restart != nil && w.Blocks && w.Missing == "" {
-			w = restarted(w, r, *restart)
+			w = restarted(w, v.Reason, r, *restart)
 		}
 		if d := drainer(j.idx, recvs, r, ch); d != nil && w.Blocks && w.Missing == "" {
 			w.Related = append(w.Related, related(recvPos(*d), OwnerName(d.Func)+" receives here until the channel is closed"))
@@ -257,10 +257,11 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 // restarted says how a receiver that runs again can be gone for good
 // (chans.StopsUnlessRestarted): the one function that starts it again
 // closes its stop channel and can return without doing so.
-func restarted(v Verdict, r chans.Site, rs chans.Restart) Verdict {
+// reason is what the send lacks, as receiverStops was handed it.
+func restarted(v Verdict, reason string, r chans.Site, rs chans.Restart) Verdict {
 	recv, closer := OwnerName(r.Func), OwnerName(rs.Closer)
 	v.Reason = "its receiver " + recv + " stops once " + rs.Stop.Name() + " is closed, and " + closer +
-		", which closes it, starts " + recv + " again only on some of its paths; " + strings.TrimPrefix(v.Reason, "its receiver "+recv+" can stop receiving, and ")
+		", which closes it, starts " + recv + " again only on some of its paths; " + reason
 	v.Related = append(slices.Clip(v.Related),
 		related(rs.Close.Pos(), rs.Stop.Name()+" is closed here"),
 		related(rs.Again.Pos(), recv+" is started again here"),

@@ -88,7 +88,7 @@ func (c *checker) waitsOnce(sel *ssa.Select, f *types.Var) (chans.Site, bool) {
 			continue
 		}
 		recv, ok := r.Instr.(*ssa.UnOp)
-		if !ok || c.idx.Loops(r.Func).InLoop(recv.Block()) {
+		if !ok || r.Func == nil || c.idx.Loops(r.Func).InLoop(recv.Block()) {
 			return chans.Site{}, false
 		}
 		if n == 0 {

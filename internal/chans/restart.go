@@ -34,13 +34,13 @@ type Restart struct {
 //
 // r's function is started by go statements only, and nothing else uses
 // it. Each start is either a first run, in the function that made the
-// channel (or a closure inside it), or a restart, in an unexported
-// function whose every call is in one function, the closer. The closer
-// closes a stop channel r gives up on (the package closes it and sends
-// nothing on it), itself or through a function it calls, and from there
-// can return without passing a restart. After such a run r has returned
-// and nothing starts it again for this channel; a start that makes a new
-// channel serves only senders that load the new one.
+// channel (or a closure inside it), or a restart: in the closer itself,
+// or in an unexported function whose every call is in the closer. The
+// closer closes a stop channel r gives up on (the package closes it and
+// sends nothing on it), itself or through a function it calls, and from
+// there can return without passing a restart. After such a run r has
+// returned and nothing starts it again for this channel; a start that
+// makes a new channel serves only senders that load the new one.
 func (x *Index) StopsUnlessRestarted(r Site, makes []*ssa.MakeChan) (Restart, bool) {
 	if len(makes) == 0 {
 		return Restart{}, false
@@ -49,8 +49,15 @@ func (x *Index) StopsUnlessRestarted(r Site, makes []*ssa.MakeChan) (Restart, bo
 	if !ok || len(starts) == 0 {
 		return Restart{}, false
 	}
+	var stops []*types.Var
+	for _, f := range x.stopCases(r) {
+		if x.stopField(f) {
+			stops = append(stops, f)
+		}
+	}
 	var closer *ssa.Function
 	var again []ssa.CallInstruction
+	var skip []ssa.Instruction // the restarts as the closer sees them
 	for _, s := range starts {
 		if _, isGo := s.(*ssa.Go); !isGo {
 			return Restart{}, false
@@ -58,29 +65,18 @@ func (x *Index) StopsUnlessRestarted(r Site, makes []*ssa.MakeChan) (Restart, bo
 		if madeAround(s.Parent(), makes) {
 			continue // a first run, for the channel just made
 		}
-		c, ok := x.soleCaller(s.Parent())
+		c, via, ok := x.restartedBy(s, stops)
 		if !ok || closer != nil && c != closer {
 			return Restart{}, false
 		}
 		closer = c
 		again = append(again, s)
+		skip = append(skip, via...)
 	}
 	if closer == nil {
 		return Restart{}, false
 	}
-	// The restarts as the closer sees them: its calls of the functions
-	// that hold them.
-	var skip []ssa.Instruction
-	for _, s := range again {
-		calls, _ := x.callers(s.Parent())
-		for _, c := range calls {
-			skip = append(skip, c)
-		}
-	}
-	for _, f := range x.stopCases(r) {
-		if !x.stopField(f) {
-			continue
-		}
+	for _, f := range stops {
 		for _, k := range x.stopsIn(closer, f) {
 			if ret := returnAvoiding(k, skip); ret != nil {
 				return Restart{Stop: f, Close: k, Closer: closer, Return: ret, Again: again[0]}, true
@@ -88,6 +84,29 @@ func (x *Index) StopsUnlessRestarted(r Site, makes []*ssa.MakeChan) (Restart, bo
 		}
 	}
 	return Restart{}, false
+}
+
+// restartedBy returns the function that closes one of stops and restarts
+// the receiver through the start s, and the instructions of it that do:
+// s itself, when its own function closes a stop channel, or else that
+// function's calls, when they are all in sight and in one function.
+func (x *Index) restartedBy(s ssa.CallInstruction, stops []*types.Var) (*ssa.Function, []ssa.Instruction, bool) {
+	fn := s.Parent()
+	for _, f := range stops {
+		if len(x.stopsIn(fn, f)) > 0 {
+			return fn, []ssa.Instruction{s}, true
+		}
+	}
+	c, ok := x.soleCaller(fn)
+	if !ok {
+		return nil, nil, false
+	}
+	calls, _ := x.callers(fn)
+	via := make([]ssa.Instruction, len(calls))
+	for i, call := range calls {
+		via[i] = call
+	}
+	return c, via, true
 }
 
 // madeAround reports whether fn made one of makes, or is a closure inside

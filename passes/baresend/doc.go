@@ -55,11 +55,12 @@
 //     is started once with the channel and returns only on a stop channel
 //     the package closes: once it is closed nothing receives; or a
 //     connection's writer that gives up on a stop channel and is started
-//     again, for the same channel, only by one unexported function (a
-//     reconnect) that a single handler starts, when that handler closes
-//     the stop channel and can return without the restart (auto-reconnect
-//     switched off): a publish that passed its check just before the
-//     connection was lost then waits for good once the queue is full.
+//     again, for the same channel, only by one handler, itself or through
+//     an unexported function (a reconnect) only it starts, when that
+//     handler closes the stop channel and can return without the restart
+//     (auto-reconnect switched off): a publish that passed its check just
+//     before the connection was lost then waits for good once the queue
+//     is full.
 //     The send is unbuffered, or the channel is a queue to that consumer,
 //     or, for a reply slot its maker waits on, more values than the buffer
 //     holds are shown to reach it (the send loops on the same channel, a

@@ -2,8 +2,11 @@ package chans
 
 import (
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/sendlint/sendlint/internal/flow"
 )
 
 // A Restart is the proof that a receiver which runs again after it stops
@@ -158,45 +161,30 @@ func (x *Index) stopsIn(fn *ssa.Function, f *types.Var) []ssa.Instruction {
 }
 
 // returnAvoiding returns a return of from's function that some path from
-// from reaches without passing any of avoid; nil when every path passes
-// one, or none returns.
+// from reaches without passing any of avoid (the first such in block
+// order); nil when every path passes one, or none returns.
 func returnAvoiding(from ssa.Instruction, avoid []ssa.Instruction) *ssa.Return {
-	blocked := make(map[*ssa.BasicBlock]bool)
-	for _, a := range avoid {
-		blocked[a.Block()] = true
-	}
 	start := from.Block()
-	after := false
-	for _, instr := range start.Instrs {
-		if instr == from {
-			after = true
-			continue
-		}
-		if !after {
-			continue
-		}
-		for _, a := range avoid {
-			if instr == a {
-				return nil
-			}
+	for _, instr := range start.Instrs[flow.IndexOf(from)+1:] {
+		if slices.Contains(avoid, instr) {
+			return nil
 		}
 		if ret, ok := instr.(*ssa.Return); ok {
 			return ret
 		}
 	}
-	seen := map[*ssa.BasicBlock]bool{start: true}
-	stack := append([]*ssa.BasicBlock(nil), start.Succs...)
-	for len(stack) > 0 {
-		b := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if seen[b] || blocked[b] {
-			continue
-		}
-		seen[b] = true
-		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+	blocked := map[*ssa.BasicBlock]bool{start: true} // its head comes before from
+	for _, a := range avoid {
+		blocked[a.Block()] = true
+	}
+	open := func(b *ssa.BasicBlock) []*ssa.BasicBlock {
+		return slices.DeleteFunc(slices.Clone(b.Succs), func(s *ssa.BasicBlock) bool { return blocked[s] })
+	}
+	reached := reachableFrom(open(start), open)
+	for _, b := range start.Parent().Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && reached[b] {
 			return ret
 		}
-		stack = append(stack, b.Succs...)
 	}
 	return nil
 }

@@ -1,9 +1,7 @@
-// Package wirekit is a broker connection shared by many readers: when it
-// closes it calls back every reader registered on it, from its own
-// goroutine.
+// Package wirekit is a public connection library: readers register a
+// Handler, and anyone holding one may call it, as the connection does
+// when its link closes.
 package wirekit
-
-import "net"
 
 // Handler is what the connection calls back.
 type Handler interface {
@@ -11,26 +9,14 @@ type Handler interface {
 }
 
 type Conn struct {
-	nc       net.Conn
 	handlers []Handler
-}
-
-func Dial(nc net.Conn) *Conn {
-	c := &Conn{nc: nc}
-	go c.readLoop()
-	return c
 }
 
 func (c *Conn) Register(h Handler) { c.handlers = append(c.handlers, h) }
 
-func (c *Conn) readLoop() {
-	buf := make([]byte, 4096)
-	for {
-		if _, err := c.nc.Read(buf); err != nil {
-			for _, h := range c.handlers {
-				h.LinkClosed(err.Error())
-			}
-			return
-		}
+// Close tells every handler the link is gone.
+func (c *Conn) Close() {
+	for _, h := range c.handlers {
+		h.LinkClosed("closed")
 	}
 }

@@ -128,14 +128,17 @@
 //     audited instead: a client stream's write mutex. When the stream is
 //     the client side of a call (it has CloseSend, CloseRequest or
 //     CloseAndReceive) and every critical section of the lock's class in
-//     the package only calls that stream's methods (no other call, no
-//     store to memory, no channel operation), the contenders are the
-//     call's own writers, which wait for the same server's flow control
-//     with or without the lock, and the lock guards nothing anyone else
-//     needs: [audit: mu is only ever held to call the client stream s:
-//     ...]. A server stream stays in the default tier whatever its lock
-//     guards: a hub's callers that serve other clients wait on the one
-//     that stopped reading.
+//     the package calls a method of that stream, itself or through a
+//     function of the package it calls (a discovery client whose Fetch
+//     holds the lock across Recv and whose Ack sends through a helper),
+//     everyone who waits for the lock is on the way to the same call to
+//     the same server, whose flow control it meets with or without the
+//     lock; a section that never touches the stream (a Pending that reads
+//     the queue length) makes its caller wait for a server it did not
+//     come for, and keeps the finding in the default tier: [audit: mu is
+//     held only to use the client stream s: ...]. A server stream stays
+//     in the default tier whatever its lock guards: a hub's callers that
+//     serve other clients wait on the one that stopped reading.
 //
 // Every other finding is in the audit tier, reported only with
 // -lockedsend.audit or the command's -audit and labelled with what it

@@ -12,19 +12,20 @@ import (
 
 // writeMutex is what a stream send under a client stream's write mutex
 // lacks for the default tier.
-const writeMutex = "%s is only ever held to call the client stream %s: every goroutine that waits for it waits for the same server anyway"
+const writeMutex = "%s is held only to use the client stream %s: every goroutine that waits for it is on its way to the same server"
 
 // writeMutexOf reports, for a stream send under one lock, whether that lock
 // is the stream's write mutex: the stream is a client stream (this
 // process's call to one server) loaded from a field, and every critical
-// section of the mutex's class in this package does nothing
-// but call that stream's methods. Goroutines that contend for such a lock
-// are the call's own writers, which would wait for the server's flow
-// control without it; the lock guards no other state that someone else
-// could need. A server stream is never one: a hub's lock around one
-// client's Send makes the callers that serve other clients wait on that
-// client, which is the stall lockedsend exists to find. It returns the
-// lock and the stream's field.
+// section of the mutex's class in this package calls a method of that
+// stream, itself or through a function of the package it calls. Whoever
+// waits for such a lock waits to use the same call to the same server,
+// whose flow control it would meet without the lock: the lock holds up
+// nobody who came for something else (a renewal to record, a counter to
+// read). A server stream is never one: a hub's lock around one client's
+// Send makes the callers that serve other clients wait on that client,
+// which is the stall lockedsend exists to find. It returns the lock and
+// the stream's field.
 func (c *checker) writeMutexOf(r *root) (locks.Lock, *types.Var, bool) {
 	held := r.rep.held.Locks()
 	call, ok := r.rep.b.OpInstr.(ssa.CallInstruction)
@@ -36,27 +37,35 @@ func (c *checker) writeMutexOf(r *root) (locks.Lock, *types.Var, bool) {
 	if class == "" || field == nil || !clientStream(field.Type()) {
 		return locks.Lock{}, nil, false
 	}
+	u := &streamUse{field: field, pkg: c.pass.Pkg, memo: make(map[*ssa.Function]bool)}
 	for _, fn := range c.sum.SSA().SrcFuncs {
-		if !c.onlyStreamCalls(fn, class, field) {
+		if !c.sectionsUse(fn, class, u) {
 			return locks.Lock{}, nil, false
 		}
 	}
 	return held[0], field, true
 }
 
-// onlyStreamCalls reports whether everything fn does while it holds a lock
-// of class is to call a method of the stream in field, or the lock's own
-// methods: no other call, no store to memory, no channel operation.
-func (c *checker) onlyStreamCalls(fn *ssa.Function, class string, field *types.Var) bool {
-	ok := true
+// sectionsUse reports whether every critical section of class in fn, told
+// apart by the call that took the lock, calls a method of u's stream.
+func (c *checker) sectionsUse(fn *ssa.Function, class string, u *streamUse) bool {
+	sections := make(map[ssa.CallInstruction]bool) // the Lock call: whether its section uses the stream
 	c.sum.Locks(fn).Walk(func(instr ssa.Instruction, s locks.State) bool {
-		if !holdsClass(s.Held, class) {
-			return true
+		for _, l := range s.Held.Locks() {
+			if locks.Class(l) != class {
+				continue
+			}
+			call, ok := instr.(ssa.CallInstruction)
+			sections[l.Call] = sections[l.Call] || ok && u.uses(call)
 		}
-		ok = allowedUnder(instr, field)
-		return ok
+		return true
 	})
-	return ok
+	for _, used := range sections {
+		if !used {
+			return false
+		}
+	}
+	return true
 }
 
 func holdsClass(held locks.Set, class string) bool {
@@ -68,22 +77,36 @@ func holdsClass(held locks.Set, class string) bool {
 	return false
 }
 
-// allowedUnder reports whether instr is something a stream's write mutex
-// may cover: a call on the stream in field, a lock operation, or an
-// instruction that neither calls, stores nor communicates.
-func allowedUnder(instr ssa.Instruction, field *types.Var) bool {
-	switch instr := instr.(type) {
-	case ssa.CallInstruction:
-		return locks.IsLockCall(instr) || streamField(instr) == field
-	case *ssa.Store:
-		_, local := instr.Addr.(*ssa.Alloc)
-		return local && !instr.Addr.(*ssa.Alloc).Heap
-	case *ssa.Send, *ssa.Select, *ssa.Panic, *ssa.MapUpdate:
-		return false
-	case *ssa.UnOp:
-		return instr.Op != token.ARROW
+// streamUse finds calls on the client stream in field.
+type streamUse struct {
+	field *types.Var
+	pkg   *types.Package
+	memo  map[*ssa.Function]bool
+}
+
+// uses reports whether call is a method call on the stream, or a static
+// call to a function of the package that makes one on some path.
+func (u *streamUse) uses(call ssa.CallInstruction) bool {
+	if streamField(call) == u.field {
+		return true
 	}
-	return true
+	fn := call.Common().StaticCallee()
+	if fn == nil || fn.Pkg == nil || fn.Pkg.Pkg != u.pkg {
+		return false
+	}
+	if used, seen := u.memo[fn]; seen {
+		return used
+	}
+	u.memo[fn] = false // a recursive call uses the stream only if the rest does
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(ssa.CallInstruction); ok && u.uses(call) {
+				u.memo[fn] = true
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // streamField returns the struct field the receiver of call was loaded

@@ -57,8 +57,11 @@
 //   - fail: panic, os.Exit, runtime.Goexit, log.Fatal; or close a channel,
 //     which tells its receiver it was cut off.
 //
-// Calls to functions of the same package are followed, three calls deep,
-// so a default that calls s.noteDrop(v), which logs, is quiet. Functions
+// Calls to functions of the same package are followed, four calls deep,
+// so a default that calls s.noteDrop(v), which logs, is quiet, and so is
+// one that refuses a connection through a test-hook wrapper, the
+// connection's refuse, its closeLocal and the setCloseError that wakes
+// its run loop. Functions
 // of other packages are judged by the lists above only, and by what the
 // default hands them.
 //

@@ -9,8 +9,10 @@ import (
 
 // maxDepth bounds how deep the search for a trace follows calls to
 // functions of the package: the default calls s.dropped(), which calls
-// s.log.Warn. Deeper helpers are rare, and each level multiplies the work.
-const maxDepth = 3
+// s.log.Warn; a refusal can go through a test-hook wrapper, the
+// connection's refuse, closeLocal and setCloseError. Deeper helpers are
+// rare, and each level multiplies the work.
+const maxDepth = 4
 
 // leavesTrace reports whether the default branch d makes the drop visible:
 // it returns a status, keeps a flag or counter that is read later, logs,

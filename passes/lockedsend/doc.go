@@ -166,7 +166,14 @@
 // holds the lock to the end of the function. Related points at the Lock
 // call. Under a read lock alone, the message says that a writer waits,
 // and every reader after it: readers do not wait for one another, but
-// sync.RWMutex lets no new reader in ahead of a waiting writer.
+// sync.RWMutex lets no new reader in ahead of a waiting writer. Except
+// for a cycle, which names the receiver's take, Related also points at
+// the goroutines that wait: the takes of the held lock's class, in the
+// package's other functions, in a mode that waits for this holder (for a
+// read lock, the writers), at most three, the last counting the rest. A
+// constructor's take of the lock of an object it just made is left out,
+// as are the functions that reach the same operation (the other paths)
+// and, for a finding outside test code, test files.
 //
 // Not reported at all, because it cannot block or is not known to:
 //

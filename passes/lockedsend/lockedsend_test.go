@@ -99,3 +99,36 @@ func setFlag(t *testing.T, name, value string) {
 		}
 	})
 }
+
+// TestContenders checks that a finding points at the goroutines that
+// wait: the other functions that take the held lock in a mode that waits
+// for it. Under a read lock those are the writers (set, Drop, Rename,
+// Reset, Close), not Get's read; the constructor's take of a lock on an
+// object it just made waits for no one. Three are listed, the last
+// counting the rest.
+func TestContenders(t *testing.T) {
+	fixturetest.Audit(t, lockedsend.Analyzer)
+	results := analysistest.Run(t, fixturetest.Testdata(t, 2), lockedsend.Analyzer, "lockedsend")
+	var got []string
+	for _, r := range results { // the package and its test variant: read the first
+		for _, d := range r.Diagnostics {
+			if got != nil || !strings.HasPrefix(d.Message, "stream send stream.Send can block while s.mu is held") {
+				continue
+			}
+			got = []string{}
+			for _, rel := range d.Related {
+				if strings.Contains(rel.Message, "is taken here too") {
+					got = append(got, rel.Message)
+				}
+			}
+		}
+	}
+	want := []string{
+		"s.mu is taken here too, in (*gaugeServer).set",
+		"s.mu is taken here too, in (*gaugeServer).Drop",
+		"s.mu is taken here too, in (*gaugeServer).Rename (and 2 more)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("contenders:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -21,7 +21,8 @@ import (
 //	call to s.flush can block while s.mu is held: (*S).flush → send on s.out; every goroutine that needs s.mu waits for the channel's receiver [audit: ...]
 //
 // The Lock calls, the blocking operation when a call reaches it, the
-// proof, and the other paths to the same operation go in Related.
+// proof, the other functions that take the lock (the goroutines that
+// wait) and the other paths to the same operation go in Related.
 func (c *checker) report(r *root) {
 	b, held := r.rep.b, r.rep.held
 	names := c.lockNames(held)
@@ -59,6 +60,9 @@ func (c *checker) report(r *root) {
 		related = append(related, analysis.RelatedInformation{Pos: b.Taken, Message: "the stream's Send was taken here"})
 	}
 	related = append(related, r.related...)
+	if r.rule != cycle && !(r.rule == audit && r.reason != "") { // a cycle names the receiver's take instead
+		related = append(related, c.contenders(r)...)
+	}
 	related = append(related, c.otherPaths(r)...)
 	d := analysis.Diagnostic{Pos: b.At, Category: category(b), Message: msg, Related: related}
 	if r.rule == audit {

@@ -49,3 +49,13 @@ func (c *checker) holds(fn *ssa.Function, class string) bool {
 	})
 	return found
 }
+
+// holdsClass reports whether a lock of class is among held.
+func holdsClass(held locks.Set, class string) bool {
+	for _, l := range held.Locks() {
+		if locks.Class(l) == class {
+			return true
+		}
+	}
+	return false
+}

@@ -68,15 +68,6 @@ func (c *checker) sectionsUse(fn *ssa.Function, class string, u *streamUse) bool
 	return true
 }
 
-func holdsClass(held locks.Set, class string) bool {
-	for _, l := range held.Locks() {
-		if locks.Class(l) == class {
-			return true
-		}
-	}
-	return false
-}
-
 // streamUse finds calls on the client stream in field.
 type streamUse struct {
 	field *types.Var

@@ -1,6 +1,9 @@
 package silentdrop
 
-import "sync/atomic"
+import (
+	"errors"
+	"sync/atomic"
+)
 
 // quicConn is a handshaken connection waiting for Accept. Closing it
 // records why and wakes its run loop, which tells the peer.
@@ -21,7 +24,7 @@ func (c *quicConn) setCloseError(err error) {
 	}
 }
 
-var errRefused = error(nil)
+var errRefused = errors.New("connection refused")
 
 // hookedConn is what the server keeps per handshake: the connection and
 // the hooks its tests install.

@@ -27,27 +27,13 @@ func TestRules(t *testing.T) {
 func TestOneRootOneFinding(t *testing.T) {
 	fixturetest.Audit(t, lockedsend.Analyzer)
 	results := analysistest.Run(t, fixturetest.Testdata(t, 2), lockedsend.Analyzer, "lockedsend/dedupe")
-	var also []string
-	for _, r := range results {
-		for _, d := range r.Diagnostics {
-			if !strings.HasPrefix(d.Message, "call to l.post can block while l.mu is held") {
-				continue
-			}
-			for _, rel := range d.Related {
-				if strings.HasPrefix(rel.Message, "also reached here") {
-					also = append(also, rel.Message)
-				}
-			}
-		}
-	}
+	also := relatedOf(results, "call to l.post can block while l.mu is held", "also reached here")
 	want := []string{
 		"also reached here, in (*ledger).secondSameRoot",
 		"also reached here, in (*ledger).thirdSameRoot",
 		"also reached here, in (*ledger).fourthSameRoot (and 1 more)",
 	}
-	if strings.Join(also, "\n") != strings.Join(want, "\n") {
-		t.Errorf("related paths:\n%s\nwant:\n%s", strings.Join(also, "\n"), strings.Join(want, "\n"))
-	}
+	checkRelated(t, "related paths", also, want)
 }
 
 // TestReproductions checks lockedsend's verdicts on the systems the
@@ -109,26 +95,39 @@ func setFlag(t *testing.T, name, value string) {
 func TestContenders(t *testing.T) {
 	fixturetest.Audit(t, lockedsend.Analyzer)
 	results := analysistest.Run(t, fixturetest.Testdata(t, 2), lockedsend.Analyzer, "lockedsend")
-	var got []string
-	for _, r := range results { // the package and its test variant: read the first
-		for _, d := range r.Diagnostics {
-			if got != nil || !strings.HasPrefix(d.Message, "stream send stream.Send can block while s.mu is held") {
-				continue
-			}
-			got = []string{}
-			for _, rel := range d.Related {
-				if strings.Contains(rel.Message, "is taken here too") {
-					got = append(got, rel.Message)
-				}
-			}
-		}
-	}
+	got := relatedOf(results, "stream send stream.Send can block while s.mu is held", "is taken here too")
 	want := []string{
 		"s.mu is taken here too, in (*gaugeServer).set",
 		"s.mu is taken here too, in (*gaugeServer).Drop",
 		"s.mu is taken here too, in (*gaugeServer).Rename (and 2 more)",
 	}
+	checkRelated(t, "contenders", got, want)
+}
+
+// relatedOf returns the related messages that contain part, of the first
+// diagnostic whose message starts with prefix: a package and its test
+// variant report the same finding, and one is enough.
+func relatedOf(results []*analysistest.Result, prefix, part string) []string {
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			if !strings.HasPrefix(d.Message, prefix) {
+				continue
+			}
+			var out []string
+			for _, rel := range d.Related {
+				if strings.Contains(rel.Message, part) {
+					out = append(out, rel.Message)
+				}
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+func checkRelated(t *testing.T, what string, got, want []string) {
+	t.Helper()
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("contenders:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		t.Errorf("%s:\n%s\nwant:\n%s", what, strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

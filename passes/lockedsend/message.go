@@ -35,9 +35,10 @@ func (c *checker) report(r *root) {
 		what = "call to " + c.callName(b) + verb + join(names, "and") + isAre(names) + " held: " +
 			strings.Join(b.Chain, " → ") + " → " + b.Op + "; "
 	}
+	cyclic := r.rule == cycle || r.rule == audit && r.reason != "" // a cycle, or one through a vast buffer
 	var msg string
 	switch {
-	case r.rule == cycle, r.rule == audit && r.reason != "": // a cycle, or one through a vast buffer
+	case cyclic:
 		msg = what + r.reason
 	case r.rule == forever:
 		msg = what + r.reason + "; " + waiters(names, held) + " waits with it"
@@ -60,7 +61,7 @@ func (c *checker) report(r *root) {
 		related = append(related, analysis.RelatedInformation{Pos: b.Taken, Message: "the stream's Send was taken here"})
 	}
 	related = append(related, r.related...)
-	if r.rule != cycle && !(r.rule == audit && r.reason != "") { // a cycle names the receiver's take instead
+	if !cyclic { // a cycle names the receiver's take instead
 		related = append(related, c.contenders(r)...)
 	}
 	related = append(related, c.otherPaths(r)...)

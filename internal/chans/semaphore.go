@@ -54,32 +54,60 @@ func (x *Index) Semaphore(u *Uses) bool {
 
 // releases returns the owner's instructions that give a token back: its
 // own receives, and the go, call or defer instructions whose function
-// receives on every path through it.
+// gives one back on every path through it.
 func (x *Index) releases(u *Uses) map[ssa.Instruction]bool {
 	out := make(map[ssa.Instruction]bool)
-	byStart := make(map[ssa.Instruction][]Site)
+	byStart := make(map[ssa.Instruction]map[*ssa.Function]map[ssa.Instruction]bool)
 	for _, r := range u.Recvs {
 		switch {
 		case r.Start == nil && r.Func == u.Owner():
 			out[r.Instr] = true
-		case r.Start != nil && r.Start.Parent() == u.Owner() && x.directCallee(r.Start) == r.Func:
-			byStart[r.Start] = append(byStart[r.Start], r)
+		case r.Start != nil && r.Start.Parent() == u.Owner():
+			byFunc := byStart[r.Start]
+			if byFunc == nil {
+				byFunc = make(map[*ssa.Function]map[ssa.Instruction]bool)
+				byStart[r.Start] = byFunc
+			}
+			if byFunc[r.Func] == nil {
+				byFunc[r.Func] = make(map[ssa.Instruction]bool)
+			}
+			byFunc[r.Func][r.Instr] = true
 		}
 	}
-	for start, recvs := range byStart {
-		fn := recvs[0].Func
-		mine := make(map[ssa.Instruction]bool)
-		for _, r := range recvs {
-			if r.Func == fn {
-				mine[r.Instr] = true
-			}
-		}
-		always := flow.Path{Stop: func(i ssa.Instruction) bool { return mine[i] }}
-		if len(fn.Blocks) > 0 && !always.ReturnReachable(fn.Blocks[0], -1) {
+	for start, byFunc := range byStart {
+		if fn := x.directCallee(start); fn != nil && x.alwaysReceives(fn, byFunc, releaseDepth) {
 			out[start] = true
 		}
 	}
 	return out
+}
+
+// releaseDepth bounds how deep alwaysReceives follows calls: a holder's
+// release sits in its body or one helper down, often a deferred closure.
+const releaseDepth = 3
+
+// alwaysReceives reports whether every path through fn gives the token
+// back: it meets one of fn's receives in recvs, or a call or defer of a
+// function that always receives. A deferred release counts where the
+// defer runs, since every return and every panic after it runs the call.
+func (x *Index) alwaysReceives(fn *ssa.Function, recvs map[*ssa.Function]map[ssa.Instruction]bool, depth int) bool {
+	if len(fn.Blocks) == 0 || depth == 0 {
+		return false
+	}
+	mine := recvs[fn]
+	release := func(i ssa.Instruction) bool {
+		if mine[i] {
+			return true
+		}
+		switch i.(type) {
+		case *ssa.Call, *ssa.Defer:
+			callee := x.directCallee(i)
+			return callee != nil && callee != fn && x.alwaysReceives(callee, recvs, depth-1)
+		}
+		return false
+	}
+	always := flow.Path{Stop: release}
+	return !always.ReturnReachable(fn.Blocks[0], -1)
 }
 
 // afterSend returns where control goes once the send at s has been made:

@@ -1,5 +1,7 @@
 package baresend
 
+import "sync"
+
 // A write loop lets one batch be written while it gathers the next: a
 // one-slot semaphore that each batch's writer gives back when it is done.
 
@@ -105,5 +107,44 @@ func uploadPartsUntakenBad(parts [][]byte, threads int, upload func([]byte) erro
 			_ = upload(buf)
 			bufs <- make([]byte, 1<<20) // want `send on bufs \(chan \[\]byte\) can block forever`
 		}()
+	}
+}
+
+type peerConn struct{ id string }
+
+func pushTo(*peerConn) error { return nil }
+
+// pushAllOK bounds a fan-out of pushes with a counting semaphore: each
+// push goroutine defers giving its token back, so the acquire waits only
+// for a push in flight to end.
+func pushAllOK(conns []*peerConn) {
+	sem := make(chan struct{}, 8)
+	var wg sync.WaitGroup
+	for _, c := range conns {
+		sem <- struct{}{} // ok: every push releases its token on the way out
+		wg.Add(1)
+		go func(c *peerConn) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			_ = pushTo(c)
+		}(c)
+	}
+	wg.Wait()
+}
+
+// pushAllLeakyBad defers the release only once the push has begun: a
+// goroutine that gives up first keeps its token, and after eight of them
+// the acquire waits for ever.
+func pushAllLeakyBad(conns []*peerConn) {
+	sem := make(chan struct{}, 8)
+	for _, c := range conns {
+		sem <- struct{}{} // want `send on sem \(chan struct\{\}, cap 8\) can block forever`
+		go func(c *peerConn) {
+			if c.id == "" {
+				return
+			}
+			defer func() { <-sem }()
+			_ = pushTo(c)
+		}(c)
 	}
 }

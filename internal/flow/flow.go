@@ -338,8 +338,23 @@ func Reaches(a, b ssa.Instruction) bool {
 // when no return is reachable. It answers "how many receives happen on
 // every path", where a receive is an instruction or the edge into a select
 // case, weighted by edges. Paths through calls that never return do not
-// count.
+// count, nor paths a constant-valued flag rules out (flags): a receive
+// skipped only when a flag says it already happened is not skipped.
 func MinCount(from *ssa.BasicBlock, start int, instrs map[ssa.Instruction]bool, edges map[Edge]int) int {
+	if n, ok := minCount(from, start, instrs, edges, findFlags(from.Parent())); ok {
+		return n
+	}
+	n, _ := minCount(from, start, instrs, edges, nil)
+	return n
+}
+
+// maxStates bounds the (block, flags) pairs minCount visits before it
+// gives up on the flags.
+const maxStates = 1 << 14
+
+// minCount is MinCount following the flags f, or none when f is nil; it
+// reports false when the flags take too many states to follow.
+func minCount(from *ssa.BasicBlock, start int, instrs map[ssa.Instruction]bool, edges map[Edge]int, f *flags) (int, bool) {
 	weight := func(list []ssa.Instruction) int {
 		n := 0
 		for _, instr := range list {
@@ -350,28 +365,33 @@ func MinCount(from *ssa.BasicBlock, start int, instrs map[ssa.Instruction]bool, 
 		return n
 	}
 	if endsAfter(from, start) {
-		return -1
+		return -1, true
 	}
-	// Dijkstra over blocks; the start block is entered with only the
-	// instructions after start counted. Weights are small and the graph is
-	// a CFG, so a plain scan for the nearest block keeps the code simple.
+	// Dijkstra over blocks and what is known of the flags; the start block
+	// is entered with only the instructions after start counted. Weights
+	// are small and the graph is a CFG, so a plain scan for the nearest
+	// node keeps the code simple.
 	type node struct {
 		b     *ssa.BasicBlock
 		first bool // the partial start block, before any loop re-enters it
+		e     env
 	}
-	dist := map[node]int{{from, true}: weight(from.Instrs[start+1:])}
+	dist := map[node]int{{from, true, env{}}: weight(from.Instrs[start+1:])}
 	done := map[node]bool{}
 	best := -1
 	for {
+		if f != nil && len(dist) > maxStates {
+			return 0, false
+		}
 		var n node
 		found := false
 		for cand, d := range dist {
-			if !done[cand] && (!found || d < dist[n] || d == dist[n] && cand.b.Index < n.b.Index) {
+			if !done[cand] && (!found || d < dist[n] || d == dist[n] && less(cand.b, cand.e, n.b, n.e)) {
 				n, found = cand, true
 			}
 		}
 		if !found {
-			return best
+			return best, true
 		}
 		done[n] = true
 		if !n.first && ends(n.b) {
@@ -380,14 +400,26 @@ func MinCount(from *ssa.BasicBlock, start int, instrs map[ssa.Instruction]bool, 
 		if isReturn(n.b) && (best < 0 || dist[n] < best) {
 			best = dist[n]
 		}
-		for _, s := range n.b.Succs {
-			next := node{s, false}
+		for _, s := range f.succs(n.e, n.b) {
+			next := node{s, false, f.enter(n.e, n.b, s)}
 			d := dist[n] + weight(s.Instrs) + edges[Edge{n.b, s}]
 			if old, ok := dist[next]; !ok || d < old {
 				dist[next] = d
 			}
 		}
 	}
+}
+
+// less orders search nodes of equal distance, so the search is
+// deterministic.
+func less(a *ssa.BasicBlock, ae env, b *ssa.BasicBlock, be env) bool {
+	if a.Index != b.Index {
+		return a.Index < b.Index
+	}
+	if ae.known != be.known {
+		return ae.known < be.known
+	}
+	return ae.val < be.val
 }
 
 // MaxCount returns the largest total weight of the instructions a single

@@ -57,6 +57,35 @@ func recvs(fn *ssa.Function) map[ssa.Instruction]bool {
 	return out
 }
 
+// caseEdges weighs one each edge into the body of a select's case that
+// receives from fn's first parameter.
+func caseEdges(fn *ssa.Function) map[Edge]int {
+	out := map[Edge]int{}
+	for _, b := range fn.Blocks {
+		br, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		eq, ok := br.Cond.(*ssa.BinOp)
+		if !ok || eq.Op != token.EQL {
+			continue
+		}
+		idx, ok := eq.X.(*ssa.Extract)
+		k, isConst := eq.Y.(*ssa.Const)
+		if !ok || !isConst || idx.Index != 0 {
+			continue
+		}
+		sel, ok := idx.Tuple.(*ssa.Select)
+		if !ok {
+			continue
+		}
+		if st := sel.States[k.Int64()]; st.Dir == types.RecvOnly && st.Chan == fn.Params[0] {
+			out[Edge{b, b.Succs[0]}] = 1
+		}
+	}
+	return out
+}
+
 const src = `package p
 
 import "os"
@@ -113,6 +142,43 @@ func forever(ch chan int) {
 		<-ch
 	}
 }
+
+func flagged(ch chan int, in chan int) int {
+	got := false
+	for {
+		select {
+		case <-ch:
+			got = true
+		case v := <-in:
+			if v == 0 {
+				if !got {
+					<-ch
+				}
+				return v
+			}
+		}
+	}
+}
+
+func misflagged(ch chan int, in chan int, timeout bool) int {
+	got := false
+	for {
+		select {
+		case <-ch:
+			got = true
+		case v := <-in:
+			if timeout {
+				got = true
+			}
+			if v == 0 {
+				if !got {
+					<-ch
+				}
+				return v
+			}
+		}
+	}
+}
 `
 
 func TestMaxCount(t *testing.T) {
@@ -143,9 +209,11 @@ func TestMinCount(t *testing.T) {
 		{"twice", 2},
 		{"exits", 1}, // the os.Exit path never returns
 		{"forever", -1},
+		{"flagged", 1},    // the receive is skipped only once got says it happened
+		{"misflagged", 0}, // got is also set on a path that did not receive
 	} {
 		fn := build(t, src, tc.fn)
-		if got := MinCount(fn.Blocks[0], -1, recvs(fn), nil); got != tc.want {
+		if got := MinCount(fn.Blocks[0], -1, recvs(fn), caseEdges(fn)); got != tc.want {
 			t.Errorf("MinCount(%s) = %d, want %d", tc.fn, got, tc.want)
 		}
 	}

@@ -335,3 +335,69 @@ func leaseWaitsOK(work func() error) error {
 	}()
 	return <-errc
 }
+
+type proxyStage struct {
+	in        chan []byte
+	interrupt chan struct{}
+}
+
+// interrupt stops the stage's pipe loop, and reports whether it was running.
+func (s *proxyStage) stop() bool {
+	select {
+	case s.interrupt <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
+// removeStageOK interrupts the previous stage while it flushes what is in
+// flight to this one; the receive after the loop is skipped only when the
+// flag says the loop already took the answer.
+func removeStageOK(prev, cur *proxyStage, forward func([]byte)) {
+	stop := make(chan bool)
+	go func() {
+		stop <- prev.stop() // ok: received in the loop, or after it when the flag says not yet
+	}()
+	interrupted, stopped := false, false
+	for !interrupted {
+		select {
+		case interrupted = <-stop:
+			stopped = true
+		case chunk := <-cur.in:
+			if chunk == nil {
+				if !stopped {
+					<-stop
+				}
+				return
+			}
+			forward(chunk)
+		}
+	}
+}
+
+// removeStageTimeoutBad also sets the flag when it gives up waiting, so
+// its return after a timeout leaves the interrupter blocked.
+func removeStageTimeoutBad(prev, cur *proxyStage, forward func([]byte)) {
+	stop := make(chan bool)
+	go func() {
+		stop <- prev.stop() // want `send on stop \(chan bool, unbuffered\) can block forever: removeStageTimeoutBad can return without receiving it`
+	}()
+	interrupted, stopped := false, false
+	for !interrupted {
+		select {
+		case interrupted = <-stop:
+			stopped = true
+		case <-time.After(time.Second):
+			stopped = true
+		case chunk := <-cur.in:
+			if chunk == nil {
+				if !stopped {
+					<-stop
+				}
+				return
+			}
+			forward(chunk)
+		}
+	}
+}

@@ -1,0 +1,167 @@
+package flow
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// flags are a function's boolean variables that are only ever assigned
+// constants, such as a "received already" flag:
+//
+//	stopped := false
+//	...
+//	case ok = <-stop:
+//		stopped = true
+//	...
+//	if !stopped {
+//		<-stop
+//	}
+//
+// In SSA each is a web of phis whose incoming values are constants or
+// other phis of the web. Following their values along a path lets a
+// search skip the branches a flag rules out.
+type flags struct {
+	bit map[*ssa.Phi]uint
+}
+
+// maxFlags bounds the flags followed in one function: one bit each.
+const maxFlags = 64
+
+// env is what a path knows of the flags: known has a bit set for each
+// flag whose value it knows, val that value.
+type env struct{ known, val uint64 }
+
+// findFlags returns fn's flags, or nil when it has none or too many.
+func findFlags(fn *ssa.Function) *flags {
+	cand := make(map[*ssa.Phi]bool)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if phi, ok := instr.(*ssa.Phi); ok && isBool(phi.Type()) {
+				cand[phi] = true
+			}
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for phi := range cand {
+			for _, e := range phi.Edges {
+				if _, ok := boolConst(e); ok {
+					continue
+				}
+				if p, ok := e.(*ssa.Phi); ok && cand[p] {
+					continue
+				}
+				delete(cand, phi)
+				changed = true
+				break
+			}
+		}
+	}
+	if len(cand) == 0 || len(cand) > maxFlags {
+		return nil
+	}
+	f := &flags{bit: make(map[*ssa.Phi]uint, len(cand))}
+	for _, b := range fn.Blocks { // in block order, so bits are stable
+		for _, instr := range b.Instrs {
+			if phi, ok := instr.(*ssa.Phi); ok && cand[phi] {
+				f.bit[phi] = uint(len(f.bit))
+			}
+		}
+	}
+	return f
+}
+
+// enter returns e as it is once the edge from → to is taken: the flags
+// among to's phis take their values on that edge, all at once.
+func (f *flags) enter(e env, from, to *ssa.BasicBlock) env {
+	if f == nil {
+		return e
+	}
+	k := predIndex(to, from)
+	out := e
+	for _, instr := range to.Instrs {
+		phi, ok := instr.(*ssa.Phi)
+		if !ok {
+			break
+		}
+		i, ok := f.bit[phi]
+		if !ok || k < 0 {
+			continue
+		}
+		mask := uint64(1) << i
+		out.known &^= mask
+		out.val &^= mask
+		if v, ok := f.eval(e, phi.Edges[k]); ok {
+			out.known |= mask
+			if v {
+				out.val |= mask
+			}
+		}
+	}
+	return out
+}
+
+// succs returns the successors of b that a path knowing e can take: both
+// arms of a branch, unless e decides its condition.
+func (f *flags) succs(e env, b *ssa.BasicBlock) []*ssa.BasicBlock {
+	if f == nil || len(b.Succs) != 2 || len(b.Instrs) == 0 {
+		return b.Succs
+	}
+	br, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok {
+		return b.Succs
+	}
+	v, ok := f.eval(e, br.Cond)
+	switch {
+	case !ok:
+		return b.Succs
+	case v:
+		return b.Succs[:1]
+	}
+	return b.Succs[1:]
+}
+
+// eval returns v's value on a path that knows e, when e decides it.
+func (f *flags) eval(e env, v ssa.Value) (bool, bool) {
+	switch v := v.(type) {
+	case *ssa.Const:
+		return boolConst(v)
+	case *ssa.Phi:
+		i, ok := f.bit[v]
+		if !ok || e.known&(1<<i) == 0 {
+			return false, false
+		}
+		return e.val&(1<<i) != 0, true
+	case *ssa.UnOp:
+		if v.Op == token.NOT {
+			x, ok := f.eval(e, v.X)
+			return !x, ok
+		}
+	}
+	return false, false
+}
+
+func boolConst(v ssa.Value) (bool, bool) {
+	c, ok := v.(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Bool {
+		return false, false
+	}
+	return constant.BoolVal(c.Value), true
+}
+
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsBoolean != 0
+}
+
+func predIndex(b, pred *ssa.BasicBlock) int {
+	for i, p := range b.Preds {
+		if p == pred {
+			return i
+		}
+	}
+	return -1
+}

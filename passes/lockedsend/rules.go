@@ -47,6 +47,7 @@ const (
 // What a finding can lack.
 const (
 	noCycleSeen    = "no receiver of it is seen to need the lock"
+	wokenFirst     = "its receiver takes the lock only after closing a channel this select waits on"
 	vastBuffer     = "its buffer holds %d values: the cycle closes only if the senders run that far ahead of the receiver"
 	noReceiverSeen = "no receiver of it is visible in this package"
 	otherPackage   = "the channel and its receivers are in another package"
@@ -187,7 +188,7 @@ func (c *checker) judge(r *root) {
 		}
 		n, roomy = vast(idx, makes)
 	})
-	cycled := c.findCycle(r, recvs, once)
+	cycled, woken := c.findCycle(r, recvs, once)
 	cycled = cycled || proven == nil && c.callerCycle(r, states)
 	switch {
 	case cycled && !roomy:
@@ -204,6 +205,8 @@ func (c *checker) judge(r *root) {
 		r.missing = fmt.Sprintf(vastBuffer, n)
 	case len(recvs) == 0:
 		r.missing = noReceiverSeen
+	case woken:
+		r.missing = wokenFirst
 	default:
 		r.missing = noCycleSeen
 	}
@@ -308,8 +311,10 @@ func receivers(idx *chans.Index, ch ssa.Value) ([]chans.Site, []*ssa.MakeChan) {
 // instance's field counts too: the pass cannot tell instances apart.
 // A receiver whose one receive takes from a channel its call made for
 // itself (once, see chans.ReceivedOncePerCall) needs no lock to receive
-// from it: whatever it locks comes after that receive.
-func (c *checker) findCycle(r *root, recvs []chans.Site, once map[ssa.Instruction]bool) bool {
+// from it: whatever it locks comes after that receive. Nor does one that
+// closes a channel the blocked select waits on before it takes the lock
+// (closedFirst): woken reports that it was seen.
+func (c *checker) findCycle(r *root, recvs []chans.Site, once map[ssa.Instruction]bool) (cycled, woken bool) {
 	held := make(map[string]locks.Lock)
 	for _, l := range r.rep.held.Locks() {
 		if k := locks.Class(l); k != "" {
@@ -317,7 +322,7 @@ func (c *checker) findCycle(r *root, recvs []chans.Site, once map[ssa.Instructio
 		}
 	}
 	if len(held) == 0 {
-		return false
+		return false, false
 	}
 	var seen []*ssa.Function
 	shipped := !chans.InTestFile(r.rep.b.OpInstr)
@@ -334,21 +339,29 @@ func (c *checker) findCycle(r *root, recvs []chans.Site, once map[ssa.Instructio
 				continue // taken before it receives, as a registration does
 			}
 			if l, ok := held[a.Class]; ok && conflict(l.Mode == locks.Write, a.Write) {
+				if c.closedFirst(r.rep.b.OpInstr, s, a) {
+					woken = true // the sender leaves by the case the receiver fires first
+					continue
+				}
 				c.direct(r, s, a, l)
-				return true
+				return true, false
 			}
 			for _, l := range r.rep.held.Locks() {
 				for _, e := range c.order[locks.Class(l)] {
 					if locks.Class(e.held) == a.Class && conflict(e.held.Mode == locks.Write, a.Write) &&
 						conflict(l.Mode == locks.Write, e.acq.Write) {
+						if c.closedFirst(r.rep.b.OpInstr, s, a) {
+							woken = true
+							continue
+						}
 						c.indirect(r, s, a, l, e)
-						return true
+						return true, false
 					}
 				}
 			}
 		}
 	}
-	return false
+	return false, woken
 }
 
 // afterReceive reports whether the call at pos, in the receiver's function,

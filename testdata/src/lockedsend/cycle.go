@@ -303,3 +303,78 @@ func (h *handoff) giveCycleBad(v int) {
 	defer h.mu.Unlock()
 	h.next <- v // want `send on h\.next can block while h\.mu is held: its receiver \(\*handoff\)\.take takes h\.mu too, so once the channel is full neither can go on$`
 }
+
+// agentPipeline queues a reply slot per request, in wire order, under
+// writeMu; its reader answers them and, when the connection fails, shuts
+// down: it wakes blocked writers by closing exitCh before it waits for
+// writeMu.
+type agentPipeline struct {
+	writeMu sync.Mutex
+	pending chan chan []byte
+	exitCh  chan struct{}
+	read    func() ([]byte, error)
+}
+
+func (p *agentPipeline) readLoop() {
+	for {
+		buf, err := p.read()
+		if err != nil {
+			break
+		}
+		reply := <-p.pending
+		reply <- buf
+	}
+	p.shutdown()
+}
+
+func (p *agentPipeline) shutdown() {
+	close(p.exitCh)
+	p.writeMu.Lock()
+	close(p.pending)
+	p.writeMu.Unlock()
+}
+
+func (p *agentPipeline) callAudit(reply chan []byte) bool {
+	p.writeMu.Lock()
+	defer p.writeMu.Unlock()
+	select {
+	case p.pending <- reply: // want `send on p\.pending in a select without default can block while p\.writeMu is held: every goroutine that needs p\.writeMu waits for the channel's receiver \[audit: its receiver takes the lock only after closing a channel this select waits on\]`
+		return true
+	case <-p.exitCh: // the reader's shutdown closes it before it takes writeMu
+		return false
+	}
+}
+
+// lateWakePipeline's reader takes writeMu before it closes exitCh: a
+// writer blocked on a full queue never sees the wake-up.
+type lateWakePipeline struct {
+	writeMu sync.Mutex
+	pending chan chan []byte
+	exitCh  chan struct{}
+	read    func() ([]byte, error)
+}
+
+func (p *lateWakePipeline) readLoop() {
+	for {
+		buf, err := p.read()
+		if err != nil {
+			break
+		}
+		reply := <-p.pending
+		reply <- buf
+	}
+	p.writeMu.Lock()
+	close(p.exitCh)
+	p.writeMu.Unlock()
+}
+
+func (p *lateWakePipeline) callCycleBad(reply chan []byte) bool {
+	p.writeMu.Lock()
+	defer p.writeMu.Unlock()
+	select {
+	case p.pending <- reply: // want `send on p\.pending in a select without default can block while p\.writeMu is held: its receiver \(\*lateWakePipeline\)\.readLoop takes p\.writeMu too`
+		return true
+	case <-p.exitCh:
+		return false
+	}
+}

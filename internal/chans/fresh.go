@@ -41,7 +41,7 @@ func (x *Index) FreshField(send *ssa.Send) bool {
 				return false // stored elsewhere before the send
 			}
 		default:
-			if flow.Reaches(r, send) {
+			if flow.Reaches(r, send) && !x.keptToItself(r, alloc, field, keepDepth) {
 				return false // the struct escaped before the send
 			}
 		}
@@ -65,6 +65,52 @@ func (x *Index) FreshField(send *ssa.Send) bool {
 		}
 	}
 	return k > 0 && k <= c.capacity
+}
+
+// keepDepth bounds how deep keptToItself follows the struct through
+// calls: a constructor's helpers, and theirs.
+const keepDepth = 3
+
+// keptToItself reports whether the use instr of the new struct v is a
+// call that cannot reach its channel field: a call of a function of this
+// package that touches only other fields of its parameter and hands it on
+// only to such calls. A constructor's t.resetThresholds() before the
+// first send leaves the channel to the send alone.
+func (x *Index) keptToItself(instr ssa.Instruction, v ssa.Value, field, depth int) bool {
+	call, ok := instr.(*ssa.Call)
+	if !ok || depth == 0 {
+		return false
+	}
+	callee := call.Call.StaticCallee()
+	if callee == nil || callee.Pkg == nil || callee.Pkg != x.pkg || len(callee.Blocks) == 0 {
+		return false
+	}
+	for i, arg := range call.Call.Args {
+		if arg == v && !x.paramKept(callee.Params[i], field, depth) {
+			return false
+		}
+	}
+	return call.Call.Value != v
+}
+
+// paramKept reports whether fn's parameter p, a pointer to the new
+// struct, is used only to reach fields other than field, and is handed
+// only to calls that keep it so too.
+func (x *Index) paramKept(p *ssa.Parameter, field, depth int) bool {
+	for _, ref := range *p.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.DebugRef:
+		case *ssa.FieldAddr:
+			if r.Field == field {
+				return false
+			}
+		default:
+			if !x.keptToItself(r, p, field, depth-1) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // freshStruct returns the new struct a field is loaded from: the

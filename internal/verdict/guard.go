@@ -1,6 +1,8 @@
 package verdict
 
 import (
+	"fmt"
+
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/sendlint/sendlint/internal/chans"
@@ -61,7 +63,13 @@ const (
 //     flag first, under the lock the sender holds. A state tested so is
 //     no excuse, nor is a test of the caller's (outer) that no stopper of
 //     r is shown to follow a write of.
-func (j *Judge) shutdownGuard(instr ssa.Instruction, r chans.Site, outer *Outer) (missing string, safe bool) {
+//
+// A state or flag tested with no lock on any path excuses nothing, except
+// on a buffered channel (room, its least capacity) when every stopper of
+// r runs only after a write of a value the test stops: then only senders
+// that passed the test before that write, more of them than the buffer
+// holds, can block, and the finding goes to the audit tier.
+func (j *Judge) shutdownGuard(instr ssa.Instruction, r chans.Site, outer *Outer, room int) (missing string, safe bool) {
 	guards := j.idx.GuardsAcross(instr)
 	if outer != nil {
 		for i := range guards {
@@ -71,7 +79,7 @@ func (j *Judge) shutdownGuard(instr ssa.Instruction, r chans.Site, outer *Outer)
 	}
 	best := none
 	for i, g := range guards {
-		e, why := j.weigh(g, r, i >= len(guards)-outerCount(outer))
+		e, why := j.weigh(g, r, i >= len(guards)-outerCount(outer), room)
 		if e > best {
 			best, missing = e, why
 		}
@@ -93,7 +101,7 @@ func outerCount(outer *Outer) int {
 // the caller (caller) tests a field of the caller's own, which may have
 // nothing to do with r: it excuses the send only when some stopper of r
 // is shown to follow a write of that field.
-func (j *Judge) weigh(g chans.Guard, r chans.Site, caller bool) (excuse, string) {
+func (j *Judge) weigh(g chans.Guard, r chans.Site, caller bool, room int) (excuse, string) {
 	// A flag the package sets where it shuts down, tested in the sending
 	// function, is left to the audit tier when the pass cannot tell the
 	// order, as it always was.
@@ -105,6 +113,9 @@ func (j *Judge) weigh(g chans.Guard, r chans.Site, caller bool) (excuse, string)
 	}
 	if !g.Across.Some {
 		if g.Across.Sight == chans.Full && !g.Outside {
+			if room > 0 && j.setBeforeStops(g, r) {
+				return partial, fmt.Sprintf("the send runs only while %s, which is set before its receiver stops: only sends that pass that test just before it is set can block, and the buffer holds %d of them", g.Describe(), room)
+			}
 			return none, "" // no lock on any path: the test orders nothing
 		}
 		return unseenFlag()
@@ -133,6 +144,21 @@ func (j *Judge) weigh(g chans.Guard, r chans.Site, caller bool) (excuse, string)
 	}
 	return partial, "the send runs only while " + g.Describe() + ", under a lock, and its receiver is not shown to stop only after " +
 		g.Field.Name() + " is set under that lock"
+}
+
+// setBeforeStops reports whether every stopper of r is named and runs
+// after a write of a value the guard g stops, locked or not.
+func (j *Judge) setBeforeStops(g chans.Guard, r chans.Site) bool {
+	stoppers, named := j.idx.Stoppers(r)
+	if !named || len(stoppers) == 0 {
+		return false
+	}
+	for _, s := range stoppers {
+		if len(j.idx.WrittenBefore(g, s)) == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // How a stopper relates to the guard's lock.

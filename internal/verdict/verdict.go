@@ -409,7 +409,7 @@ func (j *Judge) outlives(r chans.Site, instr ssa.Instruction, ch ssa.Value, make
 // the proof still lacks; or no verdict, when a guard shows r running at
 // the send (shutdownGuard, with what outer adds).
 func (j *Judge) receiverStops(v Verdict, r chans.Site, handed, rerun ssa.Instruction, instr ssa.Instruction, ch ssa.Value, kept chans.Origin, outer *Outer) Verdict {
-	guard, safe := j.shutdownGuard(instr, r, outer)
+	guard, safe := j.shutdownGuard(instr, r, outer, leastCap(v.Makes))
 	if safe {
 		return Verdict{}
 	}
@@ -476,16 +476,7 @@ func stopsCloseIt(idx *chans.Index, r chans.Site, instr ssa.Instruction, ch ssa.
 // itself, and an unbuffered send blocks at the first call: both stay
 // proven.
 func (j *Judge) perCallBuffer(makes []*ssa.MakeChan, r chans.Site, instr ssa.Instruction) string {
-	c := -1
-	for _, mk := range makes {
-		n, ok := chans.ConstCapOK(mk)
-		if !ok {
-			return ""
-		}
-		if c < 0 || n < c {
-			c = n
-		}
-	}
+	c := leastCap(makes)
 	if c < 1 || !j.idx.StopsOnlyWhenSignalled(r) || !j.idx.OncePerCall(instr) {
 		return ""
 	}
@@ -722,6 +713,22 @@ func (j *Judge) fanOut(instr ssa.Instruction, ch ssa.Value) bool {
 
 func related(pos token.Pos, msg string) analysis.RelatedInformation {
 	return analysis.RelatedInformation{Pos: pos, Message: msg}
+}
+
+// leastCap returns the least constant capacity of makes, or 0 when one
+// is unbuffered or not a constant.
+func leastCap(makes []*ssa.MakeChan) int {
+	least := 0
+	for i, mk := range makes {
+		n, ok := chans.ConstCapOK(mk)
+		if !ok || n == 0 {
+			return 0
+		}
+		if i == 0 || n < least {
+			least = n
+		}
+	}
+	return least
 }
 
 func capSuffix(mk *ssa.MakeChan) string {

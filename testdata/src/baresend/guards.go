@@ -375,12 +375,93 @@ func (p *lazyPool) Request() {
 
 // requestBare runs only on the goroutine NewLazyPool starts, which holds
 // no lock: Close can set closed and stop the opener between the test and
-// the send.
+// the send. Close sets closed before it stops the opener, so the send
+// blocks only when eight more requests race Close past the test.
 func (p *lazyPool) requestBare() {
 	if p.closed {
 		return
 	}
-	p.opens <- struct{}{} // want `send on p.opens \(chan struct\{\}, cap 8\) can block forever: its receiver \(\*lazyPool\).opener can stop receiving`
+	p.opens <- struct{}{} // want `send on p.opens \(chan struct\{\}, cap 8\) can block forever: its receiver \(\*lazyPool\).opener can stop receiving, .* \[audit: the send runs only while closed is false, which is set before its receiver stops: only sends that pass that test just before it is set can block, and the buffer holds 8 of them\]`
+}
+
+// handoffPool's opener takes each request unbuffered: one request racing
+// Close past the test is enough to block for ever.
+type handoffPool struct {
+	closed bool
+	opens  chan struct{}
+	stop   func()
+}
+
+func NewHandoffPool() *handoffPool {
+	ctx, cancel := context.WithCancel(context.Background())
+	p := &handoffPool{opens: make(chan struct{}), stop: cancel}
+	go p.opener(ctx)
+	go p.requestBare()
+	return p
+}
+
+func (p *handoffPool) opener(ctx context.Context) {
+	for {
+		select {
+		case <-p.opens:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func (p *handoffPool) Close() {
+	p.closed = true
+	p.stop()
+}
+
+func (p *handoffPool) requestBare() {
+	if p.closed {
+		return
+	}
+	p.opens <- struct{}{} // want `send on p.opens \(chan struct\{\}, unbuffered\) can block forever: its receiver \(\*handoffPool\).opener can stop receiving`
+}
+
+// failingPool's opener also leaves when an open fails, without setting
+// closed: requests that pass the test then fill the buffer and block.
+type failingPool struct {
+	closed bool
+	opens  chan struct{}
+	stop   func()
+	open   func() error
+}
+
+func NewFailingPool(open func() error) *failingPool {
+	ctx, cancel := context.WithCancel(context.Background())
+	p := &failingPool{opens: make(chan struct{}, 8), stop: cancel, open: open}
+	go p.opener(ctx)
+	go p.requestBare()
+	return p
+}
+
+func (p *failingPool) opener(ctx context.Context) {
+	for {
+		select {
+		case <-p.opens:
+			if p.open() != nil {
+				return
+			}
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func (p *failingPool) Close() {
+	p.closed = true
+	p.stop()
+}
+
+func (p *failingPool) requestBare() {
+	if p.closed {
+		return
+	}
+	p.opens <- struct{}{} // want `send on p.opens \(chan struct\{\}, cap 8\) can block forever: its receiver \(\*failingPool\).opener can stop receiving`
 }
 
 // exposedPool's stop channel is exported: code out of sight may close it

@@ -37,8 +37,10 @@ type target struct {
 // clients), and five built on gRPC streams (gNMI, the gateway's runtime,
 // a stream proxy, ttrpc, a Kubernetes resolver), and six channel kits
 // and supervisors (file watchers, data structures, channel utilities, a
-// service supervisor, an unbounded channel). bench/mod/go.mod pins every
-// version.
+// service supervisor, an unbounded channel); and four read blind at
+// 2026-12-03 (an AMQP 1.0 client, SSH, a TCP fault-injection proxy,
+// libp2p), each at the version bench/mod already held, or new to it.
+// bench/mod/go.mod pins every version.
 var targets = []target{
 	{"std", ""},
 	{"x/tools", "golang.org/x/tools"},
@@ -121,6 +123,10 @@ var targets = []target{
 	{"eapache-channels", "github.com/eapache/channels"},
 	{"suture", "github.com/thejerf/suture/v4"},
 	{"chanx", "github.com/smallnest/chanx"},
+	{"go-amqp", "github.com/Azure/go-amqp"},
+	{"x/crypto", "golang.org/x/crypto"},
+	{"toxiproxy", "github.com/Shopify/toxiproxy/v2"},
+	{"libp2p", "github.com/libp2p/go-libp2p"},
 }
 
 func targetNames() []string {

@@ -348,9 +348,10 @@ func MinCount(from *ssa.BasicBlock, start int, instrs map[ssa.Instruction]bool, 
 	return n
 }
 
-// maxStates bounds the (block, flags) pairs minCount visits before it
-// gives up on the flags.
-const maxStates = 1 << 14
+// statesPerBlock bounds the (block, flags) pairs minCount visits, per
+// block of the function, before it gives up on the flags: the search
+// scans its nodes for the nearest, so its cost grows with their square.
+const statesPerBlock = 4
 
 // minCount is MinCount following the flags f, or none when f is nil; it
 // reports false when the flags take too many states to follow.
@@ -380,7 +381,7 @@ func minCount(from *ssa.BasicBlock, start int, instrs map[ssa.Instruction]bool, 
 	done := map[node]bool{}
 	best := -1
 	for {
-		if f != nil && len(dist) > maxStates {
+		if f != nil && len(dist) > statesPerBlock*len(from.Parent().Blocks) {
 			return 0, false
 		}
 		var n node

@@ -88,7 +88,13 @@
 //     receive (to register its channel), or whose one receive takes from a
 //     channel its call made for itself (a waiter's one-slot channel, put in
 //     a list and received from once: what it locks afterwards cannot hold
-//     up a send that nobody but this receive waits for); a project's own
+//     up a send that nobody but this receive waits for), or that fires a
+//     case the blocked select also waits on before it takes the lock: it
+//     closes that channel first (a reader's shutdown closes exitCh, then
+//     locks writeMu), or it takes the lock only once the context stored
+//     in the struct whose channel it reads is done, the context the
+//     sender's select waits on ([audit: its receiver takes the lock only
+//     once a case this select waits on can fire]); a project's own
 //     mutex type that is nothing but an embedded sync.Mutex is classed by
 //     the field that holds it. Two holds
 //     conflict unless both are for reading. A cycle through a buffer of at

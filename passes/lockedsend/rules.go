@@ -47,7 +47,7 @@ const (
 // What a finding can lack.
 const (
 	noCycleSeen    = "no receiver of it is seen to need the lock"
-	wokenFirst     = "its receiver takes the lock only after closing a channel this select waits on"
+	wokenFirst     = "its receiver takes the lock only once a case this select waits on can fire"
 	vastBuffer     = "its buffer holds %d values: the cycle closes only if the senders run that far ahead of the receiver"
 	noReceiverSeen = "no receiver of it is visible in this package"
 	otherPackage   = "the channel and its receivers are in another package"
@@ -311,9 +311,9 @@ func receivers(idx *chans.Index, ch ssa.Value) ([]chans.Site, []*ssa.MakeChan) {
 // instance's field counts too: the pass cannot tell instances apart.
 // A receiver whose one receive takes from a channel its call made for
 // itself (once, see chans.ReceivedOncePerCall) needs no lock to receive
-// from it: whatever it locks comes after that receive. Nor does one that
-// closes a channel the blocked select waits on before it takes the lock
-// (closedFirst): woken reports that it was seen.
+// from it: whatever it locks comes after that receive. Nor does one that,
+// before it takes the lock, fires a case the blocked select waits on
+// (wokenFirst): woken reports that it was seen.
 func (c *checker) findCycle(r *root, recvs []chans.Site, once map[ssa.Instruction]bool) (cycled, woken bool) {
 	held := make(map[string]locks.Lock)
 	for _, l := range r.rep.held.Locks() {
@@ -339,7 +339,7 @@ func (c *checker) findCycle(r *root, recvs []chans.Site, once map[ssa.Instructio
 				continue // taken before it receives, as a registration does
 			}
 			if l, ok := held[a.Class]; ok && conflict(l.Mode == locks.Write, a.Write) {
-				if c.closedFirst(r.rep.b.OpInstr, s, a) {
+				if c.wokenFirst(r.rep.b.OpInstr, s, a) {
 					woken = true // the sender leaves by the case the receiver fires first
 					continue
 				}
@@ -350,7 +350,7 @@ func (c *checker) findCycle(r *root, recvs []chans.Site, once map[ssa.Instructio
 				for _, e := range c.order[locks.Class(l)] {
 					if locks.Class(e.held) == a.Class && conflict(e.held.Mode == locks.Write, a.Write) &&
 						conflict(l.Mode == locks.Write, e.acq.Write) {
-						if c.closedFirst(r.rep.b.OpInstr, s, a) {
+						if c.wokenFirst(r.rep.b.OpInstr, s, a) {
 							woken = true
 							continue
 						}

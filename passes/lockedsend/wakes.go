@@ -1,7 +1,9 @@
 package lockedsend
 
 import (
+	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -117,4 +119,226 @@ func reachesAvoiding(from, target ssa.Instruction, stop func(ssa.Instruction) bo
 		}
 	}
 	return true
+}
+
+// doneFirst reports whether the receiver s takes the acquisition a only
+// on the branch of a select case on the Done of the context its own
+// subscription carries, while the blocked select at op waits on that same
+// context, read from the struct that holds the channel it sends on:
+//
+//	select {                            // the publisher, holding mgr.mu
+//	case sub.pubch <- a:
+//	case <-sub.ctx.Done():
+//	}
+//
+//	sub := &addrSub{pubch: make(chan T), ctx: ctx}
+//	go func() {
+//		select {
+//		case v := <-sub.pubch:          // s
+//		case <-ctx.Done():              // the context stored in sub.ctx
+//			mgr.removeSub(sub)          // takes mgr.mu: the publisher has left
+//		}
+//	}()
+//
+// When the receiver reaches the lock, that context is done, so the
+// sender's case fires and it releases the lock.
+func doneFirst(op ssa.Instruction, s chans.Site, a summary.Acquisition) bool {
+	sel, ok := op.(*ssa.Select)
+	target := callAt(s.Func, a.Pos)
+	if !ok || target == nil {
+		return false
+	}
+	sub, _, ok := fieldOfBase(chans.RecvChan(s))
+	if !ok {
+		return false
+	}
+	for _, field := range senderContexts(sel) {
+		for _, done := range doneCases(s.Func, target) {
+			if sameContext(done, sub, field) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// senderContexts returns the fields that the select's cases on a Done
+// read their context from, when that field belongs to the struct whose
+// channel a send case fills: p.ctx for case p.ch <- v, case <-p.ctx.Done().
+func senderContexts(sel *ssa.Select) []int {
+	var out []int
+	for _, st := range sel.States {
+		if st.Dir != types.SendOnly {
+			continue
+		}
+		base, _, ok := fieldOfBase(st.Chan)
+		if !ok {
+			continue
+		}
+		for _, other := range sel.States {
+			ctx := doneOf(other.Chan)
+			if other.Dir != types.RecvOnly || ctx == nil {
+				continue
+			}
+			if b, f, ok := fieldOfBase(ctx); ok && b == base {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// doneCases returns the contexts whose Done a select case of fn waits on,
+// on a branch that every path to target passes.
+func doneCases(fn *ssa.Function, target ssa.Instruction) []ssa.Value {
+	var out []ssa.Value
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			sel, ok := instr.(*ssa.Select)
+			if !ok {
+				continue
+			}
+			for k, st := range sel.States {
+				ctx := doneOf(st.Chan)
+				if st.Dir != types.RecvOnly || ctx == nil {
+					continue
+				}
+				if e, ok := chans.CaseEdge(sel, k); ok && len(e.To.Preds) == 1 && e.To.Dominates(target.Block()) {
+					out = append(out, ctx)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// sameContext reports whether ctx, in the receiver's function, is the
+// context stored in field f of the struct sub points to: a load of sub.f,
+// or the value its maker stored there, as both reach a closure.
+func sameContext(ctx, sub ssa.Value, f int) bool {
+	if b, g, ok := fieldOfBase(ctx); ok && b == sub && g == f {
+		return true
+	}
+	ctx, sub = resolve(ctx), resolve(sub)
+	if ctx == nil || sub == nil {
+		return false
+	}
+	for _, ref := range *sub.Referrers() {
+		fa, ok := ref.(*ssa.FieldAddr)
+		if !ok || fa.Field != f {
+			continue
+		}
+		for _, use := range *fa.Referrers() {
+			if st, ok := use.(*ssa.Store); ok && st.Addr == fa && resolve(st.Val) == ctx {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// resolveDepth bounds how many captures and cells resolve looks through.
+const resolveDepth = 8
+
+// resolve returns the value a variable holds where it was set, looking
+// through what closures capture: a free variable's binding in the one
+// function that makes the closure, and the cell of a captured variable,
+// assigned once. It returns nil when the variable is assigned more than
+// once or bound in more than one place.
+func resolve(v ssa.Value) ssa.Value {
+	for range resolveDepth {
+		switch x := v.(type) {
+		case *ssa.FreeVar:
+			v = binding(x)
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return v
+			}
+			addr := x.X
+			if fv, ok := addr.(*ssa.FreeVar); ok {
+				addr = binding(fv)
+			}
+			cell, ok := addr.(*ssa.Alloc)
+			if !ok || !isCell(cell) {
+				return v
+			}
+			v = storedOnce(cell)
+		default:
+			return v
+		}
+		if v == nil {
+			return nil
+		}
+	}
+	return nil
+}
+
+// isCell reports whether a is a named variable's heap cell, not a
+// composite literal: what the IR makes for a variable a closure captures.
+func isCell(a *ssa.Alloc) bool {
+	_, isPtr := a.Type().Underlying().(*types.Pointer)
+	return a.Heap && isPtr && a.Comment != "complit"
+}
+
+// storedOnce returns the one value stored into cell, or nil.
+func storedOnce(cell *ssa.Alloc) ssa.Value {
+	var out ssa.Value
+	for _, ref := range *cell.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == cell {
+			if out != nil {
+				return nil
+			}
+			out = st.Val
+		}
+	}
+	return out
+}
+
+// binding returns what a closure's free variable is bound to where the
+// closure is made, or nil when the closure is made in more than one place.
+func binding(fv *ssa.FreeVar) ssa.Value {
+	fn := fv.Parent()
+	i := slices.Index(fn.FreeVars, fv)
+	var out ssa.Value
+	for _, b := range fn.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn {
+				if out != nil {
+					return nil
+				}
+				out = mc.Bindings[i]
+			}
+		}
+	}
+	return out
+}
+
+// doneOf returns x when ch is x.Done(), a call of a context's Done.
+func doneOf(ch ssa.Value) ssa.Value {
+	call, ok := ch.(*ssa.Call)
+	if !ok || !call.Call.IsInvoke() || call.Call.Method.Name() != "Done" || len(call.Call.Args) != 0 {
+		return nil
+	}
+	return call.Call.Value
+}
+
+// fieldOfBase matches *(&x.f), with x a pointer to the struct.
+func fieldOfBase(v ssa.Value) (base ssa.Value, field int, ok bool) {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil, 0, false
+	}
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil, 0, false
+	}
+	return fa.X, fa.Field, true
+}
+
+// wokenFirst reports whether the receiver s, before it waits for the
+// acquisition a, fires a case the blocked select at op also waits on: it
+// closes that channel (closedFirst), or takes the lock only once the
+// context both wait on is done (doneFirst).
+func (c *checker) wokenFirst(op ssa.Instruction, s chans.Site, a summary.Acquisition) bool {
+	return c.closedFirst(op, s, a) || doneFirst(op, s, a)
 }

@@ -11,6 +11,8 @@ package mod
 
 import (
 	_ "connectrpc.com/connect"
+	_ "github.com/Azure/go-amqp"
+	_ "github.com/Shopify/toxiproxy/v2"
 	_ "github.com/ThreeDotsLabs/watermill/pubsub/gochannel"
 	_ "github.com/Workiva/go-datastructures/queue"
 	_ "github.com/alitto/pond/v2"
@@ -52,6 +54,7 @@ import (
 	_ "github.com/jackc/pgx/v5"
 	_ "github.com/jackc/puddle/v2"
 	_ "github.com/lib/pq"
+	_ "github.com/libp2p/go-libp2p"
 	_ "github.com/libp2p/go-libp2p-pubsub"
 	_ "github.com/lxzan/gws"
 	_ "github.com/miekg/dns"
@@ -88,6 +91,7 @@ import (
 	_ "go.etcd.io/etcd/server/v3/embed"
 	_ "go.opentelemetry.io/otel/sdk/trace"
 	_ "go.temporal.io/sdk/client"
+	_ "golang.org/x/crypto/ssh"
 	_ "golang.org/x/tools/go/analysis"
 	_ "google.golang.org/grpc"
 )

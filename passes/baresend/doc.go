@@ -229,7 +229,11 @@
 // m, for a buffer of m - s chosen on the same branch as s (a pool that
 // grows from its old size, or is rebuilt from zero); or the loop of the
 // channel's one sender (a goroutine, or the helper it calls once) bounded
-// by the capacity; or a channel just made into a struct
+// by the capacity; or the first sends on a channel just made into a
+// struct nobody else has yet, up to its capacity, where handing the
+// struct to this package's methods that touch only its other fields
+// (t.resetThresholds()) still leaves it to the function; or a channel
+// just made into a struct
 // nobody else has yet, filled in a loop that tests len(b.ch) < n, its
 // capacity, before each send; or a goroutine of that struct's maker that
 // sends at most n - len(b.ch) values, counted by a loop that steps its
@@ -255,7 +259,14 @@
 // its function took from the same channel (a semaphore or a token) uses no
 // room. Paths through t.Fatal, log.Fatal, os.Exit and runtime.Goexit end
 // there. A token put back in a deferred closure, after it was taken from
-// the same field, refills too. A drain's sentinel is not reported: a
+// the same field, refills too. A counting semaphore made in the function
+// (sem <- token before each worker, every worker giving it back on every
+// path, by a receive of its own, a helper's, or a deferred func() { <-sem
+// }()) waits only for a worker to finish, and is not reported. A receive
+// skipped only when a flag says it already happened (if !stopped { <-stop
+// }, with stopped set to true at the receive) counts as made: the search
+// for a path that returns without receiving follows booleans assigned
+// constants. A drain's sentinel is not reported: a
 // constant (nil) that no other send on the channel can send, from a
 // goroutine whose starter then receives from the channel until it takes
 // that value or the channel is closed, before it returns or starts the
@@ -277,7 +288,13 @@
 // those channels and of the cancel field must be in sight, and nothing
 // may write a value the test lets through back (a state that returns to
 // ready). A test made outside the lock, or a stop made without it and
-// without the write first, excuses nothing.
+// without the write first, excuses nothing, except on a buffered channel
+// when every stop of the receiver follows a write of a value the test
+// stops: only sends that pass the test just before that write, more of
+// them than the buffer holds, can then block, and the send is audited
+// ("the send runs only while closed is false, which is set before its
+// receiver stops: only sends that pass that test just before it is set
+// can block, and the buffer holds 8 of them").
 //
 // Not reported: close(ch); sends on channels from calls, type assertions or
 // other values the pass cannot follow; sends on a channel made in the package

@@ -32,7 +32,7 @@ import (
 // the channel out for sending (a Messages() <-chan accessor only lets
 // callers receive). The buffer then never holds more than its capacity.
 func (x *Index) RoomCounted(send *ssa.Send) bool {
-	base, field, ok := fieldLoad(send.Chan)
+	base, field, ok := FieldLoad(send.Chan)
 	lit := fieldAlloc(send.Chan)
 	if !ok || lit == nil {
 		return false
@@ -88,7 +88,7 @@ func (x *Index) countedLoop(send *ssa.Send) (ssa.Value, bool) {
 			return nil, false
 		}
 	}
-	_, f, _ := fieldLoad(send.Chan)
+	_, f, _ := FieldLoad(send.Chan)
 	if !stepped || sendsInBlock(send.Block(), f) != 1 {
 		return nil, false // one step per trip must mean one value
 	}
@@ -100,7 +100,7 @@ func sendsInBlock(b *ssa.BasicBlock, f int) int {
 	n := 0
 	for _, instr := range b.Instrs {
 		if s, ok := instr.(*ssa.Send); ok {
-			if _, sf, ok := fieldLoad(s.Chan); ok && sf == f {
+			if _, sf, ok := FieldLoad(s.Chan); ok && sf == f {
 				n++
 			}
 		}
@@ -132,7 +132,7 @@ func roomOf(bound, base ssa.Value, f int, lit *ssa.Alloc) (*ssa.Call, bool) {
 		if !ok {
 			return nil, false
 		}
-		bound = storedOnce(cell)
+		bound = StoredOnce(cell)
 	}
 	sub, ok := bound.(*ssa.BinOp)
 	if !ok || sub.Op != token.SUB {
@@ -145,15 +145,15 @@ func roomOf(bound, base ssa.Value, f int, lit *ssa.Alloc) (*ssa.Call, bool) {
 	if fieldAlloc(length.Call.Args[0]) != lit {
 		return nil, false
 	}
-	if _, lf, _ := fieldLoad(length.Call.Args[0]); lf != f {
+	if _, lf, _ := FieldLoad(length.Call.Args[0]); lf != f {
 		return nil, false
 	}
 	mk := madeInto(lit, f)
 	return length, mk != nil && SameValue(mk.Size, sub.X)
 }
 
-// storedOnce returns the value of the one store into the variable cell.
-func storedOnce(cell *ssa.Alloc) ssa.Value {
+// StoredOnce returns the value of the one store into the variable cell.
+func StoredOnce(cell *ssa.Alloc) ssa.Value {
 	var v ssa.Value
 	for _, ref := range *cell.Referrers() {
 		if st, ok := ref.(*ssa.Store); ok && st.Addr == cell {

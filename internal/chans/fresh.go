@@ -20,7 +20,7 @@ import (
 //	w.eventChan <- first                              // cannot block
 //	hub.add(w)                                        // others see w from here on
 func (x *Index) FreshField(send *ssa.Send) bool {
-	base, field, ok := fieldLoad(send.Chan)
+	base, field, ok := FieldLoad(send.Chan)
 	if !ok {
 		return false
 	}
@@ -240,8 +240,8 @@ func (x *Index) freshFieldUse(fa *ssa.FieldAddr, field int, send *ssa.Send, c *f
 	return true
 }
 
-// fieldLoad matches t2 = *t1 where t1 = &base.field.
-func fieldLoad(v ssa.Value) (base ssa.Value, field int, ok bool) {
+// FieldLoad matches t2 = *t1 where t1 = &base.field.
+func FieldLoad(v ssa.Value) (base ssa.Value, field int, ok bool) {
 	load, ok := v.(*ssa.UnOp)
 	if !ok || load.Op != token.MUL {
 		return nil, 0, false
@@ -262,7 +262,7 @@ func fieldLoad(v ssa.Value) (base ssa.Value, field int, ok bool) {
 //
 // The buffer is empty at the store, so the send finds room.
 func JustStored(send *ssa.Send) bool {
-	base, field, ok := fieldLoad(send.Chan)
+	base, field, ok := FieldLoad(send.Chan)
 	if !ok {
 		return false
 	}
@@ -306,7 +306,7 @@ func lenGuarded(send *ssa.Send, mk *ssa.MakeChan) bool {
 	if mk == nil {
 		return false
 	}
-	base, field, _ := fieldLoad(send.Chan)
+	base, field, _ := FieldLoad(send.Chan)
 	for _, b := range send.Parent().Blocks {
 		iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
 		if !ok || b == send.Block() || !b.Dominates(send.Block()) {
@@ -320,7 +320,7 @@ func lenGuarded(send *ssa.Send, mk *ssa.MakeChan) bool {
 		if !ok || !IsLen(call) {
 			continue
 		}
-		if cb, cf, ok := fieldLoad(call.Call.Args[0]); ok && cf == field && SameValue(cb, base) && !sendsBetween(b, b.Succs[0], send) {
+		if cb, cf, ok := FieldLoad(call.Call.Args[0]); ok && cf == field && SameValue(cb, base) && !sendsBetween(b, b.Succs[0], send) {
 			return true
 		}
 	}
@@ -331,7 +331,7 @@ func lenGuarded(send *ssa.Send, mk *ssa.MakeChan) bool {
 // after the test's true edge into from and before send, without the test
 // running again: the test made room for one value.
 func sendsBetween(test, from *ssa.BasicBlock, send *ssa.Send) bool {
-	_, field, _ := fieldLoad(send.Chan)
+	_, field, _ := FieldLoad(send.Chan)
 	seen := map[*ssa.BasicBlock]bool{test: true}
 	stack := []*ssa.BasicBlock{from}
 	for len(stack) > 0 {
@@ -346,7 +346,7 @@ func sendsBetween(test, from *ssa.BasicBlock, send *ssa.Send) bool {
 				break // the rest of the block comes after the send
 			}
 			if s, ok := instr.(*ssa.Send); ok {
-				if _, f, ok := fieldLoad(s.Chan); ok && f == field {
+				if _, f, ok := FieldLoad(s.Chan); ok && f == field {
 					return true
 				}
 			}

@@ -277,7 +277,7 @@ func (x *Index) homeOf(v ssa.Value, bind func(*ssa.Parameter) ssa.Value, depth i
 func uncelled(v ssa.Value) ssa.Value {
 	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
 		if cell, ok := load.X.(*ssa.Alloc); ok {
-			if stored := storedOnce(cell); stored != nil {
+			if stored := StoredOnce(cell); stored != nil {
 				return stored
 			}
 		}

@@ -41,7 +41,7 @@ func siteChan(r Site) ssa.Value {
 // loaded from, when the IR shows one: t1 = new T (complit), directly, kept
 // in a variable assigned once, or bound into the closure that loads it.
 func fieldAlloc(ch ssa.Value) *ssa.Alloc {
-	base, _, ok := fieldLoad(ch)
+	base, _, ok := FieldLoad(ch)
 	if !ok {
 		return nil
 	}
@@ -96,7 +96,7 @@ func isStructAlloc(a *ssa.Alloc) bool {
 // assignedOnce returns the composite literal stored into the variable
 // cell by its one assignment, or nil.
 func assignedOnce(cell *ssa.Alloc) *ssa.Alloc {
-	if lit, ok := storedOnce(cell).(*ssa.Alloc); ok && isStructAlloc(lit) {
+	if lit, ok := StoredOnce(cell).(*ssa.Alloc); ok && isStructAlloc(lit) {
 		return lit
 	}
 	return nil
@@ -148,7 +148,7 @@ func (x *Index) ReceivedOncePerCall(r Site) bool {
 	if mk, ok := ch.(*ssa.MakeChan); ok {
 		return mk.Parent() == r.Func
 	}
-	base, field, ok := fieldLoad(ch)
+	base, field, ok := FieldLoad(ch)
 	if !ok || !x.filledFresh(FieldOf(base.Type(), field, true)) {
 		return false
 	}

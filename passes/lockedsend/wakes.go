@@ -15,6 +15,14 @@ import (
 // lock: a shutdown helper, or one more below it.
 const wakeDepth = 3
 
+// wokenFirst reports whether the receiver s, before it waits for the
+// acquisition a, fires a case the blocked select at op also waits on: it
+// closes that channel (closedFirst), or takes the lock only once the
+// context both wait on is done (doneFirst).
+func (c *checker) wokenFirst(op ssa.Instruction, s chans.Site, a summary.Acquisition) bool {
+	return c.closedFirst(op, s, a) || doneFirst(op, s, a)
+}
+
 // closedFirst reports whether the receiver s, on its way to the
 // acquisition a, always closes a channel field the blocked select at op
 // also waits on. The sender then leaves by that case, releasing the lock,
@@ -148,7 +156,7 @@ func doneFirst(op ssa.Instruction, s chans.Site, a summary.Acquisition) bool {
 	if !ok || target == nil {
 		return false
 	}
-	sub, _, ok := fieldOfBase(chans.RecvChan(s))
+	sub, _, ok := chans.FieldLoad(chans.RecvChan(s))
 	if !ok {
 		return false
 	}
@@ -171,7 +179,7 @@ func senderContexts(sel *ssa.Select) []int {
 		if st.Dir != types.SendOnly {
 			continue
 		}
-		base, _, ok := fieldOfBase(st.Chan)
+		base, _, ok := chans.FieldLoad(st.Chan)
 		if !ok {
 			continue
 		}
@@ -180,7 +188,7 @@ func senderContexts(sel *ssa.Select) []int {
 			if other.Dir != types.RecvOnly || ctx == nil {
 				continue
 			}
-			if b, f, ok := fieldOfBase(ctx); ok && b == base {
+			if b, f, ok := chans.FieldLoad(ctx); ok && b == base {
 				out = append(out, f)
 			}
 		}
@@ -216,7 +224,7 @@ func doneCases(fn *ssa.Function, target ssa.Instruction) []ssa.Value {
 // context stored in field f of the struct sub points to: a load of sub.f,
 // or the value its maker stored there, as both reach a closure.
 func sameContext(ctx, sub ssa.Value, f int) bool {
-	if b, g, ok := fieldOfBase(ctx); ok && b == sub && g == f {
+	if b, g, ok := chans.FieldLoad(ctx); ok && b == sub && g == f {
 		return true
 	}
 	ctx, sub = resolve(ctx), resolve(sub)
@@ -262,7 +270,7 @@ func resolve(v ssa.Value) ssa.Value {
 			if !ok || !isCell(cell) {
 				return v
 			}
-			v = storedOnce(cell)
+			v = chans.StoredOnce(cell)
 		default:
 			return v
 		}
@@ -278,20 +286,6 @@ func resolve(v ssa.Value) ssa.Value {
 func isCell(a *ssa.Alloc) bool {
 	_, isPtr := a.Type().Underlying().(*types.Pointer)
 	return a.Heap && isPtr && a.Comment != "complit"
-}
-
-// storedOnce returns the one value stored into cell, or nil.
-func storedOnce(cell *ssa.Alloc) ssa.Value {
-	var out ssa.Value
-	for _, ref := range *cell.Referrers() {
-		if st, ok := ref.(*ssa.Store); ok && st.Addr == cell {
-			if out != nil {
-				return nil
-			}
-			out = st.Val
-		}
-	}
-	return out
 }
 
 // binding returns what a closure's free variable is bound to where the
@@ -320,25 +314,4 @@ func doneOf(ch ssa.Value) ssa.Value {
 		return nil
 	}
 	return call.Call.Value
-}
-
-// fieldOfBase matches *(&x.f), with x a pointer to the struct.
-func fieldOfBase(v ssa.Value) (base ssa.Value, field int, ok bool) {
-	load, ok := v.(*ssa.UnOp)
-	if !ok || load.Op != token.MUL {
-		return nil, 0, false
-	}
-	fa, ok := load.X.(*ssa.FieldAddr)
-	if !ok {
-		return nil, 0, false
-	}
-	return fa.X, fa.Field, true
-}
-
-// wokenFirst reports whether the receiver s, before it waits for the
-// acquisition a, fires a case the blocked select at op also waits on: it
-// closes that channel (closedFirst), or takes the lock only once the
-// context both wait on is done (doneFirst).
-func (c *checker) wokenFirst(op ssa.Instruction, s chans.Site, a summary.Acquisition) bool {
-	return c.closedFirst(op, s, a) || doneFirst(op, s, a)
 }

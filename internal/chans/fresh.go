@@ -82,7 +82,7 @@ func (x *Index) keptToItself(instr ssa.Instruction, v ssa.Value, field, depth in
 		return false
 	}
 	callee := call.Call.StaticCallee()
-	if callee == nil || callee.Pkg == nil || callee.Pkg != x.pkg || len(callee.Blocks) == 0 {
+	if callee == nil || callee.Pkg != x.pkg || len(callee.Blocks) == 0 {
 		return false
 	}
 	for i, arg := range call.Call.Args {

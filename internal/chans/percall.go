@@ -231,7 +231,13 @@ func (x *Index) StopsOnlyWhenSignalled(r Site) bool {
 }
 
 // isContextDone reports whether ch is the Done channel of a context.
-func isContextDone(ch ssa.Value) bool {
+func isContextDone(ch ssa.Value) bool { return DoneOf(ch) != nil }
+
+// DoneOf returns ctx when ch is ctx.Done() of a context.Context, or nil.
+func DoneOf(ch ssa.Value) ssa.Value {
 	done, ok := ch.(*ssa.Call)
-	return ok && done.Call.IsInvoke() && done.Call.Method.Name() == "Done" && isContext(done.Call.Value.Type())
+	if !ok || !done.Call.IsInvoke() || done.Call.Method.Name() != "Done" || !isContext(done.Call.Value.Type()) {
+		return nil
+	}
+	return done.Call.Value
 }

@@ -184,7 +184,7 @@ func senderContexts(sel *ssa.Select) []int {
 			continue
 		}
 		for _, other := range sel.States {
-			ctx := doneOf(other.Chan)
+			ctx := chans.DoneOf(other.Chan)
 			if other.Dir != types.RecvOnly || ctx == nil {
 				continue
 			}
@@ -200,23 +200,15 @@ func senderContexts(sel *ssa.Select) []int {
 // on a branch that every path to target passes.
 func doneCases(fn *ssa.Function, target ssa.Instruction) []ssa.Value {
 	var out []ssa.Value
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			sel, ok := instr.(*ssa.Select)
-			if !ok {
-				continue
-			}
-			for k, st := range sel.States {
-				ctx := doneOf(st.Chan)
-				if st.Dir != types.RecvOnly || ctx == nil {
-					continue
-				}
-				if e, ok := chans.CaseEdge(sel, k); ok && len(e.To.Preds) == 1 && e.To.Dominates(target.Block()) {
-					out = append(out, ctx)
-				}
-			}
+	chans.RecvCases(fn, func(sel *ssa.Select, k int) {
+		ctx := chans.DoneOf(sel.States[k].Chan)
+		if ctx == nil {
+			return
 		}
-	}
+		if e, ok := chans.CaseEdge(sel, k); ok && len(e.To.Preds) == 1 && e.To.Dominates(target.Block()) {
+			out = append(out, ctx)
+		}
+	})
 	return out
 }
 
@@ -305,13 +297,4 @@ func binding(fv *ssa.FreeVar) ssa.Value {
 		}
 	}
 	return out
-}
-
-// doneOf returns x when ch is x.Done(), a call of a context's Done.
-func doneOf(ch ssa.Value) ssa.Value {
-	call, ok := ch.(*ssa.Call)
-	if !ok || !call.Call.IsInvoke() || call.Call.Method.Name() != "Done" || len(call.Call.Args) != 0 {
-		return nil
-	}
-	return call.Call.Value
 }

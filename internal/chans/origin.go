@@ -105,17 +105,20 @@ func (x *Index) origins(v ssa.Value, seen map[ssa.Value]bool, depth int, out *[]
 			add(Origin{})
 		}
 	case *ssa.Extract:
-		if k := extractKind(v); k == Element {
-			x.elementOrigins(containerOf(v.Tuple), out)
-		} else {
+		switch k := extractKind(v); {
+		case k != Element:
 			add(Origin{Kind: k})
+		case !x.localElement(containerOf(v.Tuple), lookedUp(v), seen, depth, out):
+			x.elementOrigins(containerOf(v.Tuple), out)
 		}
 	case *ssa.Field:
 		add(Origin{Kind: Field, Field: FieldOf(v.X.Type(), v.Field, false)})
 	case *ssa.Index:
 		x.elementOrigins(v.X, out)
 	case *ssa.Lookup:
-		x.elementOrigins(v.X, out)
+		if !x.localElement(v.X, true, seen, depth, out) {
+			x.elementOrigins(v.X, out)
+		}
 	case *ssa.Parameter:
 		x.paramOrigins(v, seen, depth, out)
 	case *ssa.FreeVar:
@@ -222,6 +225,69 @@ func (x *Index) homes(c ssa.Value) []Origin {
 		}
 	}
 	return out
+}
+
+// localElement follows a value looked up in a local map (see
+// localMapValues) to the values stored into it, and reports whether it
+// did. A range over the map is not followed: its key and value come from
+// different stores.
+func (x *Index) localElement(m ssa.Value, isValue bool, seen map[ssa.Value]bool, depth int, out *[]Origin) bool {
+	if _, ok := m.(*ssa.MakeMap); !ok || !isValue {
+		return false
+	}
+	vals, ok := localMapValues(m)
+	if !ok {
+		return false
+	}
+	for _, val := range vals {
+		x.origins(val, seen, depth, out)
+	}
+	return true
+}
+
+// lookedUp reports whether e is the value of v, ok := m[k].
+func lookedUp(e *ssa.Extract) bool {
+	_, ok := e.Tuple.(*ssa.Lookup)
+	return ok && e.Index == 0
+}
+
+// localMapValues returns the values stored into a map made in this
+// function that never leaves it: it is only read, updated, ranged over,
+// measured and deleted from, so what is taken out of it is what was put
+// in. A map stored, captured, passed or returned may be filled elsewhere:
+// false.
+//
+//	pending := make(map[uint32]chan State)
+//	pending[id] = tr.done                   // the values: tr.done
+//	if done, ok := pending[id]; ok { ... }  // done is one of them
+func localMapValues(m ssa.Value) ([]ssa.Value, bool) {
+	mk, ok := m.(*ssa.MakeMap)
+	if !ok {
+		return nil, false
+	}
+	var vals []ssa.Value
+	for _, ref := range *mk.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.MapUpdate:
+			if r.Map != mk {
+				return nil, false
+			}
+			vals = append(vals, r.Value)
+		case *ssa.Lookup:
+			if r.X != mk {
+				return nil, false
+			}
+		case *ssa.Range, *ssa.DebugRef:
+		case *ssa.Call:
+			b, ok := r.Call.Value.(*ssa.Builtin)
+			if !ok || b.Name() != "delete" && b.Name() != "len" && b.Name() != "clear" {
+				return nil, false
+			}
+		default:
+			return nil, false
+		}
+	}
+	return vals, true
 }
 
 // containerOf returns the container of a tuple whose first value is an

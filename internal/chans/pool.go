@@ -76,8 +76,9 @@ func (x *Index) madeOrField(ch ssa.Value, mk *ssa.MakeChan, f *types.Var) bool {
 //	w.result <- connOrError{pc: pc}  // cannot block
 //	close(w.result)
 //
-// A select case that sends on f, or a send not followed by close, makes f
-// an ordinary channel.
+// A select case that sends on f counts when every way out of the select
+// closes the channel (see closedAfterSelect). A send not followed by
+// close makes f an ordinary channel.
 func (x *Index) OneShot(f *types.Var) bool {
 	if v, ok := x.oneShot[f]; ok {
 		return v
@@ -89,6 +90,19 @@ func (x *Index) OneShot(f *types.Var) bool {
 	v := x.oneShotField(f)
 	x.oneShot[f] = v
 	return v
+}
+
+// OneShotChan reports whether every channel ch may be is held in a field
+// that OneShot accepts: a send on it always finds room, so a select's
+// default beside it never runs.
+func (x *Index) OneShotChan(ch ssa.Value) bool {
+	origins := x.Origins(ch)
+	for _, o := range origins {
+		if o.Kind != Field || o.Field == nil || !x.OneShot(o.Field) {
+			return false
+		}
+	}
+	return len(origins) > 0
 }
 
 func (x *Index) oneShotField(f *types.Var) bool {
@@ -111,26 +125,45 @@ func (x *Index) oneShotField(f *types.Var) bool {
 		}
 		sends++
 	}
-	return sends > 0 && !x.selectSendsOn(f)
+	for _, sel := range x.sendSels {
+		for _, st := range sel.States {
+			if st.Dir != types.SendOnly || !x.fromField(st.Chan, f) {
+				continue
+			}
+			if !closedAfterSelect(sel, st.Chan) {
+				return false
+			}
+			sends++
+		}
+	}
+	return sends > 0
+}
+
+// closedAfterSelect reports whether every path out of sel closes ch
+// before it returns or comes back to sel: whichever case runs, the
+// channel is closed after this one chance to send on it.
+//
+//	select {
+//	case done <- state:
+//	default:
+//	}
+//	close(done)
+func closedAfterSelect(sel *ssa.Select, ch ssa.Value) bool {
+	return flow.After(sel, sel.Block(), func(instr ssa.Instruction) bool {
+		call, ok := instr.(*ssa.Call)
+		return ok && isCloseCall(call, ch)
+	})
+}
+
+func isCloseCall(call *ssa.Call, ch ssa.Value) bool {
+	b, ok := call.Call.Value.(*ssa.Builtin)
+	return ok && b.Name() == "close" && len(call.Call.Args) == 1 && SameValue(call.Call.Args[0], ch)
 }
 
 func (x *Index) fromField(ch ssa.Value, f *types.Var) bool {
 	for _, o := range x.Origins(ch) {
 		if o.Kind == Field && o.Field == f {
 			return true
-		}
-	}
-	return false
-}
-
-// selectSendsOn reports whether a select of the package has a send case on
-// a channel loaded from f.
-func (x *Index) selectSendsOn(f *types.Var) bool {
-	for _, sel := range x.sendSels {
-		for _, st := range sel.States {
-			if st.Dir == types.SendOnly && x.fromField(st.Chan, f) {
-				return true
-			}
 		}
 	}
 	return false
@@ -149,8 +182,7 @@ func closedAfter(send *ssa.Send) bool {
 		if !after || !ok {
 			continue
 		}
-		if b, ok := call.Call.Value.(*ssa.Builtin); ok && b.Name() == "close" && len(call.Call.Args) == 1 &&
-			SameValue(call.Call.Args[0], send.Chan) {
+		if isCloseCall(call, send.Chan) {
 			return true
 		}
 	}

@@ -499,3 +499,48 @@ func Before(instr ssa.Instruction, pred func(ssa.Instruction) bool) bool {
 	}
 	return false
 }
+
+// After reports whether every path from just after instr runs an
+// instruction that satisfies pred before it leaves the function or comes
+// to block until (nil for none): the mirror of Before, for what must
+// follow. A path into instr's own block again counts as coming back.
+//
+//	select { case done <- v: default: }
+//	close(done)                          // After(sel, until=sel's block, close of done)
+func After(instr ssa.Instruction, until *ssa.BasicBlock, pred func(ssa.Instruction) bool) bool {
+	start := instr.Block()
+	for _, x := range start.Instrs[IndexOf(instr)+1:] {
+		if pred(x) {
+			return true
+		}
+	}
+	if len(start.Succs) == 0 {
+		return false
+	}
+	found := func(b *ssa.BasicBlock) bool {
+		for _, x := range b.Instrs {
+			if pred(x) {
+				return true
+			}
+		}
+		return false
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := append([]*ssa.BasicBlock(nil), start.Succs...)
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if b == start || b == until {
+			return false
+		}
+		if seen[b] || found(b) {
+			continue
+		}
+		seen[b] = true
+		if len(b.Succs) == 0 {
+			return false
+		}
+		stack = append(stack, b.Succs...)
+	}
+	return true
+}

@@ -209,6 +209,22 @@
 // value that finds the buffer full is one nobody would receive (the first
 // answer wins).
 //
+// A one-shot slot, whose default never runs. Every channel the send may
+// be on is held in a field into which the package stores only channels
+// made with a constant capacity of at least 1, and every send on that
+// field, in a select or not, is followed on every way out by close of the
+// same channel: one value per channel, and it fits. A slot kept in a
+// local map until its answer is followed through the map (pending[id] =
+// tr.done; done := pending[id]), as long as the map never leaves its
+// function:
+//
+//	delete(pending, id)
+//	select {
+//	case done <- state: // not reported: the slot's one value
+//	default:
+//	}
+//	close(done)
+//
 // A value that stays where it is until the send succeeds: it is read from
 // a field, slice or map that the send case writes (case b.c <-
 // b.backlog[0]: b.backlog = b.backlog[1:]), or built from an element the

@@ -100,7 +100,8 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 func (c *checker) checkSelect(sel *ssa.Select) {
 	var sends []int
 	for i, st := range sel.States {
-		if st.Dir == types.SendOnly && !c.signal(st.Chan) && !isError(st.Chan) && !isConstant(st.Send) && !c.unread(st.Chan) {
+		if st.Dir == types.SendOnly && !c.signal(st.Chan) && !isError(st.Chan) && !isConstant(st.Send) && !c.unread(st.Chan) &&
+			!c.idx.OneShotChan(st.Chan) {
 			sends = append(sends, i)
 		}
 	}

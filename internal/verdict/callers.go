@@ -20,7 +20,7 @@ import (
 // bare send the caller chose beside a non-blocking one (chosenBlocking).
 func (j *Judge) callersChannel(instr ssa.Instruction, ch ssa.Value, v Verdict, kept chans.Origin) Verdict {
 	l := j.idx.Loops(instr.Parent()).Innermost(instr.Block())
-	if l == nil || flow.Varies(ch, l) && !j.overRegistry(ch, l) {
+	if l == nil || flow.Varies(ch, l) && !j.overRegistry(instr, ch, l) {
 		return v
 	}
 	if f := chosenBlocking(instr, ch); f != nil {

@@ -566,7 +566,7 @@ func (j *Judge) overflow(instr ssa.Instruction, ch ssa.Value, makes []*ssa.MakeC
 			return ""
 		}
 	}
-	if l := j.idx.Loops(instr.Parent()).Innermost(instr.Block()); l != nil && (!flow.Varies(ch, l) || j.overRegistry(ch, l)) {
+	if l := j.idx.Loops(instr.Parent()).Innermost(instr.Block()); l != nil && (!flow.Varies(ch, l) || j.overRegistry(instr, ch, l)) {
 		return ""
 	}
 	for _, mk := range makes {
@@ -588,7 +588,12 @@ func (j *Judge) overflow(instr ssa.Instruction, ch ssa.Value, makes []*ssa.MakeC
 //	for _, c := range h.clients {   // t5 = next t3; t7 = extract t5 #1
 //		c.out <- m
 //	}
-func (j *Judge) overRegistry(ch ssa.Value, l *flow.Loop) bool {
+//
+// A loop over a map that deletes the entry it sent to, on every way from
+// the send to the next trip, is not such a fan-out: each registration
+// gets one value from it, ever (a set of pending requests, each answered
+// once and dropped).
+func (j *Judge) overRegistry(instr ssa.Instruction, ch ssa.Value, l *flow.Loop) bool {
 	for v, depth := ch, 0; depth < 8; depth++ {
 		switch x := v.(type) {
 		case *ssa.UnOp:
@@ -608,7 +613,7 @@ func (j *Judge) overRegistry(ch ssa.Value, l *flow.Loop) bool {
 				return false
 			}
 			r, ok := next.Iter.(*ssa.Range)
-			return ok && j.registered(r.X)
+			return ok && j.registered(r.X) && !deletesEntry(instr, next, r.X, l)
 		case *ssa.IndexAddr:
 			return inductive(x.Index, l) && j.registered(x.X)
 		case *ssa.Index:
@@ -618,6 +623,32 @@ func (j *Judge) overRegistry(ch ssa.Value, l *flow.Loop) bool {
 		}
 	}
 	return false
+}
+
+// deletesEntry reports whether every path from the send at instr to the
+// next trip of l, or out of the function, deletes from the map m the key
+// that next, the loop's range over m, gave this trip.
+func deletesEntry(instr ssa.Instruction, next *ssa.Next, m ssa.Value, l *flow.Loop) bool {
+	if next.IsString || !isMap(m.Type()) {
+		return false
+	}
+	return flow.After(instr, l.Header, func(x ssa.Instruction) bool {
+		call, ok := x.(*ssa.Call)
+		if !ok {
+			return false
+		}
+		b, ok := call.Call.Value.(*ssa.Builtin)
+		if !ok || b.Name() != "delete" || !chans.SameValue(call.Call.Args[0], m) {
+			return false
+		}
+		key, ok := call.Call.Args[1].(*ssa.Extract)
+		return ok && key.Tuple == next && key.Index == 1
+	})
+}
+
+func isMap(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Map)
+	return ok
 }
 
 // registered reports whether the container c is loaded from a field or a

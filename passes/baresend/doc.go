@@ -65,7 +65,9 @@
 //     or, for a reply slot its maker waits on, more values than the buffer
 //     holds are shown to reach it (the send loops on the same channel, a
 //     fan-out ranges over the registry the channel is kept in, or the
-//     maker hands the channel out in a loop);
+//     maker hands the channel out in a loop). A loop over a map that
+//     deletes the entry it sent to before its next trip answers each
+//     entry once (a set of pending requests), and shows no such thing;
 //   - the owner that returns: a goroutine sends on a channel its starter
 //     made, and the starter can return without receiving it (a select with
 //     a timeout or ctx case, an early return, the first of N answers);

@@ -484,3 +484,81 @@ func newEagerTransport(ctx context.Context) *transport {
 	go t.kexLoop(ctx)
 	return t
 }
+
+// dialWorker keeps the requests it cannot answer yet in a set. When a dial
+// completes, it answers every pending request that wanted that address
+// and deletes it on every way on, so a request is answered once, whichever
+// completion comes first: the loop is not a fan-out that sends one more
+// value to every entry each time it runs. Each request brings its own
+// one-slot reply, which its requester stops waiting on when its context
+// ends: whether more values than the slot holds reach one reply is not
+// shown either way.
+type dialRequest struct {
+	addr  string
+	reply chan string
+}
+
+type pendingDial struct{ req dialRequest }
+
+type dialWorker struct {
+	requests chan dialRequest
+	pending  map[*pendingDial]struct{}
+}
+
+func (w *dialWorker) dial(ctx context.Context, addr string) (string, error) {
+	reply := make(chan string, 1)
+	w.requests <- dialRequest{addr: addr, reply: reply}
+	select {
+	case conn := <-reply:
+		return conn, nil
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+func (w *dialWorker) run(completed chan string, failed chan string) {
+	for {
+		select {
+		case req := <-w.requests:
+			w.pending[&pendingDial{req: req}] = struct{}{}
+		case addr := <-completed:
+			w.answerAudit(addr)
+		case addr := <-failed:
+			w.failAudit(addr, len(w.pending) > 1)
+		case addr := <-completed:
+			w.progressBad(addr)
+		}
+	}
+}
+
+func (w *dialWorker) answerAudit(addr string) {
+	for pr := range w.pending {
+		if pr.req.addr == addr {
+			pr.req.reply <- addr // want `send on pr\.req\.reply \(chan string, cap 1\) .* \[audit: its buffer \(cap 1\) is not shown to receive more values than it holds\]`
+			delete(w.pending, pr)
+		}
+	}
+}
+
+func (w *dialWorker) failAudit(addr string, retry bool) {
+	for pr := range w.pending {
+		if pr.req.addr != addr {
+			continue
+		}
+		if retry {
+			pr.req.reply <- "retry " + addr // want `send on pr\.req\.reply .* \[audit: its buffer \(cap 1\) is not shown to receive more values than it holds\]`
+		} else {
+			pr.req.reply <- "failed " + addr // want `send on pr\.req\.reply .* \[audit: its buffer \(cap 1\) is not shown to receive more values than it holds\]`
+		}
+		delete(w.pending, pr)
+	}
+}
+
+// progressBad reports progress to every pending request and keeps them
+// all: each completion sends one more value into every slot, and the
+// second fills a slot whose requester has gone.
+func (w *dialWorker) progressBad(addr string) {
+	for pr := range w.pending {
+		pr.req.reply <- "progress " + addr // want `send on pr\.req\.reply \(chan string, cap 1\) can block forever: its receiver \(\*dialWorker\)\.dial can stop receiving, .*; in this loop over receivers one slow receiver stalls every later one$`
+	}
+}

@@ -105,9 +105,11 @@ func (f *flags) enter(e env, from, to *ssa.BasicBlock) env {
 }
 
 // succs returns the successors of b that a path knowing e can take: both
-// arms of a branch, unless e decides its condition.
+// arms of a branch, unless e decides its condition, or the condition
+// compares constants (0 < 2, the entry test of a range over 2). Any f,
+// nil included, folds constants.
 func (f *flags) succs(e env, b *ssa.BasicBlock) []*ssa.BasicBlock {
-	if f == nil || len(b.Succs) != 2 || len(b.Instrs) == 0 {
+	if len(b.Succs) != 2 || len(b.Instrs) == 0 {
 		return b.Succs
 	}
 	br, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
@@ -129,7 +131,17 @@ func (f *flags) eval(e env, v ssa.Value) (bool, bool) {
 	switch v := v.(type) {
 	case *ssa.Const:
 		return boolConst(v)
+	case *ssa.BinOp:
+		x, okx := v.X.(*ssa.Const)
+		y, oky := v.Y.(*ssa.Const)
+		if !okx || !oky || x.Value == nil || y.Value == nil || !isComparison(v.Op) {
+			return false, false
+		}
+		return constant.Compare(x.Value, v.Op, y.Value), true
 	case *ssa.Phi:
+		if f == nil {
+			return false, false
+		}
 		i, ok := f.bit[v]
 		if !ok || e.known&(1<<i) == 0 {
 			return false, false
@@ -142,6 +154,14 @@ func (f *flags) eval(e env, v ssa.Value) (bool, bool) {
 		}
 	}
 	return false, false
+}
+
+func isComparison(op token.Token) bool {
+	switch op {
+	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+		return true
+	}
+	return false
 }
 
 func boolConst(v ssa.Value) (bool, bool) {

@@ -160,6 +160,28 @@ func flagged(ch chan int, in chan int) int {
 	}
 }
 
+func firstOfTwo(ch chan int) int {
+	err := 0
+	for range 2 {
+		if e := <-ch; e != 0 {
+			err = e
+			break
+		}
+	}
+	return err
+}
+
+func firstOfN(ch chan int, n int) int {
+	err := 0
+	for range n {
+		if e := <-ch; e != 0 {
+			err = e
+			break
+		}
+	}
+	return err
+}
+
 func misflagged(ch chan int, in chan int, timeout bool) int {
 	got := false
 	for {
@@ -211,6 +233,8 @@ func TestMinCount(t *testing.T) {
 		{"forever", -1},
 		{"flagged", 1},    // the receive is skipped only once got says it happened
 		{"misflagged", 0}, // got is also set on a path that did not receive
+		{"firstOfTwo", 1}, // a range over 2 runs its body at least once
+		{"firstOfN", 0},   // n may be 0
 	} {
 		fn := build(t, src, tc.fn)
 		if got := MinCount(fn.Blocks[0], -1, recvs(fn), caseEdges(fn)); got != tc.want {

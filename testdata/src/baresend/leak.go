@@ -156,6 +156,36 @@ func threeWorkersTwoReceivesBad() {
 	<-done
 }
 
+// switchBothOK points a client at a primary and a replica at once and
+// stops at the first error: the loop over 2 receives at least once, and
+// the one slot holds the other answer.
+func switchBothOK(switchTo func(string) error) error {
+	errs := make(chan error, 1)
+	go func() { errs <- switchTo("primary") }() // ok: one receive and one slot for two answers
+	go func() { errs <- switchTo("replica") }() // ok: as above
+	for range 2 {
+		if err := <-errs; err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// switchAllBad does the same over a list of targets that may be longer
+// than two: the slot holds one of the answers left behind, not all.
+func switchAllBad(switchTo func(string) error, targets []string) error {
+	errs := make(chan error, 1)
+	for _, t := range targets {
+		go func() { errs <- switchTo(t) }() // want `send on errs \(chan error, cap 1\) can block forever: switchAllBad can return without receiving it`
+	}
+	for range len(targets) {
+		if err := <-errs; err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func startOneAtATimeOK(n int) {
 	ready := make(chan struct{})
 	for i := 0; i < n; i++ {

@@ -108,8 +108,10 @@
 //     zero wait. A timed send that returns an error or logs does not count;
 //   - [audit: the receiver takes from this channel without waiting: a
 //     pool or free list]: every receive of the channel in the package is a
-//     case of a select with a default, and one of them merges what it takes
-//     with what its default makes (case b = <-free: default: b = new(T)).
+//     case of a select with a default, or comes after its function closed
+//     the channel (a janitor that frees what is left on shutdown), and one
+//     of them merges what it takes with what its default makes (case b =
+//     <-free: default: b = new(T)).
 //     A channel that comes from a parameter whose callers are out of sight
 //     is any channel of its type: when that is a channel type the package
 //     declares (type FreeList chan []byte, whose Borrow takes a buffer or

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/sendlint/sendlint/internal/chans"
+	"github.com/sendlint/sendlint/internal/flow"
 )
 
 // What a drop that leaves no trace lacks to be reported by default. Each
@@ -277,7 +278,8 @@ func (c *checker) fileOf(pos token.Pos) *ast.File {
 }
 
 // pool reports whether the channel is a pool or free list: every receive
-// of it in this package is a case of a select with a default, and at
+// of it in this package is a case of a select with a default (or comes
+// after its function closed the channel: see afterClose), and at
 // least one merges what it takes with what its default makes, so a taker
 // never waits and makes its own when the channel is empty. A value the
 // pool has no room for is garbage, not news.
@@ -295,6 +297,9 @@ func (c *checker) pool(ch ssa.Value) bool {
 	merged := false
 	for _, r := range recvs {
 		sel, ok := r.Instr.(*ssa.Select)
+		if !ok && afterClose(r.Instr) {
+			continue
+		}
 		if !ok || sel.Blocking {
 			return false
 		}
@@ -303,6 +308,25 @@ func (c *checker) pool(ch ssa.Value) bool {
 		}
 	}
 	return merged
+}
+
+// afterClose reports whether the receive instr comes after its own
+// function closed the same channel, on every path: it never waits, as
+// the drain of a pool being shut down does (close(p.free); for b :=
+// range p.free { b.release() }).
+func afterClose(instr ssa.Instruction) bool {
+	recv, ok := instr.(*ssa.UnOp)
+	if !ok || recv.Op != token.ARROW {
+		return false
+	}
+	return flow.Before(recv, func(x ssa.Instruction) bool {
+		call, ok := x.(*ssa.Call)
+		if !ok || len(call.Call.Args) != 1 {
+			return false
+		}
+		b, ok := call.Call.Value.(*ssa.Builtin)
+		return ok && b.Name() == "close" && chans.SameValue(call.Call.Args[0], recv.X)
+	})
 }
 
 // receives returns the receives of this package on the channel, and

@@ -111,7 +111,7 @@ func TestCustomGolangciLint(t *testing.T) {
 		if code != 1 {
 			t.Errorf("exit %d, want 1 (issues found)", code)
 		}
-		want := []issue{{FromLinter: "sendlint", Text: "baresend: send on c.responses (chan string, cap 8) can block forever: its receiver (*Client).Serve can stop receiving, and no liveness case (ctx.Done(), a stop channel) lets it give up [replies.go:16: channel made here (cap 8); replies.go:50: its receiver (*Client).Serve can stop waiting here]"}}
+		want := []issue{{FromLinter: "sendlint", Text: "baresend: send on c.responses (chan string, cap 8) can block forever: its receiver (*Client).Serve can stop receiving, and no liveness case (ctx.Done(), a stop channel) lets it give up [replies.go:16: channel made here (cap 8); replies.go:50: its receiver (*Client).Serve can stop waiting here; replies.go:52: it returns for good once this case fires]"}}
 		want[0].Pos.Filename, want[0].Pos.Line, want[0].Pos.Column = "replies/replies.go", 21, 14
 		if !slices.Equal(issues, want) {
 			t.Errorf("issues:\n%s\nwant only Reply's send (Notify has //nolint:sendlint, Announce //sendlint:ignore):\n%s", show(issues), show(want))

@@ -117,8 +117,9 @@ func TestSARIF(t *testing.T) {
 		loc.Region.StartLine != 20 || loc.Region.StartColumn != 14 {
 		t.Errorf("first result: %+v", first)
 	}
-	if len(first.RelatedLocations) != 2 || first.RelatedLocations[0].Message.Text != "channel made here (cap 8)" ||
-		first.RelatedLocations[1].Message.Text != "its receiver (*Client).Serve can stop waiting here" {
+	if len(first.RelatedLocations) != 3 || first.RelatedLocations[0].Message.Text != "channel made here (cap 8)" ||
+		first.RelatedLocations[1].Message.Text != "its receiver (*Client).Serve can stop waiting here" ||
+		first.RelatedLocations[2].Message.Text != "it returns for good once this case fires" {
 		t.Errorf("first result's related locations: %+v", first.RelatedLocations)
 	}
 	if !strings.HasPrefix(first.Message.Text, "send on c.responses (chan string, cap 8) can block forever") {
@@ -132,7 +133,7 @@ func TestSARIF(t *testing.T) {
 func TestGitHubAnnotations(t *testing.T) {
 	stdout, _, code := run(t, sendlint, "-format=github", "-test=false", "./replies")
 	want := "::warning file=replies/replies.go,line=20,col=14,title=sendlint baresend::send on c.responses (chan string, cap 8) can block forever: its receiver (*Client).Serve can stop receiving, and no liveness case (ctx.Done(), a stop channel) lets it give up" +
-		"%0Areplies/replies.go:15:32: channel made here (cap 8)%0Areplies/replies.go:38:15: its receiver (*Client).Serve can stop waiting here\n"
+		"%0Areplies/replies.go:15:32: channel made here (cap 8)%0Areplies/replies.go:38:15: its receiver (*Client).Serve can stop waiting here%0Areplies/replies.go:40:8: it returns for good once this case fires\n"
 	if code != 3 || stdout != want {
 		t.Errorf("-format=github: exit %d, output\n%s\nwant\n%s", code, stdout, want)
 	}

@@ -64,6 +64,7 @@ func TestTextFindings(t *testing.T) {
 		replyFinding,
 		"\treplies/replies.go:15:32: channel made here (cap 8)",
 		"\treplies/replies.go:38:15: its receiver (*Client).Serve can stop waiting here",
+		"\treplies/replies.go:40:8: it returns for good once this case fires",
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("output:\n%s\nwant:\n%s", stdout, strings.Join(want, "\n"))
@@ -147,7 +148,7 @@ func TestJSON(t *testing.T) {
 	if len(diags) != 2 {
 		t.Fatalf("got %d baresend diagnostics, want 2:\n%s", len(diags), stdout)
 	}
-	if !strings.HasSuffix(diags[0].Posn, "replies/replies.go:20:14") || len(diags[0].Related) != 2 {
+	if !strings.HasSuffix(diags[0].Posn, "replies/replies.go:20:14") || len(diags[0].Related) != 3 {
 		t.Errorf("first diagnostic = %+v", diags[0])
 	}
 	_, _, code = run(t, sendlint, "-format=json", "./replies")

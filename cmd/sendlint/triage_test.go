@@ -131,6 +131,7 @@ func TestTriageWedgedServer(t *testing.T) {
 		"confirmed: 1 goroutine [chan send] at main.go:35 in main.(*hub).broadcast\n" +
 			"\tmain.go:35:6: send on c (chan string, cap 2) can block forever: its receiver (*hub).subscribe can stop receiving",
 		"(baresend)\n\t\tmain.go:47:11: channel made here (cap 2)\n\t\tmain.go:55:2: its receiver (*hub).subscribe can stop waiting here\n" +
+			"\t\tmain.go:57:4: it returns here, before the channel is closed\n" +
 			"\tmain.go:35:6: send on c can block forever while h.mu is held",
 		fmt.Sprintf("unexplained: %d goroutines [chan send] at main.go:42 in main.(*hub).publish: parked on a send, and no finding is here\n", blocked),
 		fmt.Sprintf("lock: %d goroutines [sync.Mutex.Lock] at main.go:64 in main.(*hub).stats want the lock this finding holds across a send (same lock name):\n", waiting) +

@@ -87,6 +87,13 @@ func (x *Index) readLoop(r Site) (*ssa.UnOp, bool) {
 // set, a way out decided by the value received (m.Kind == "end") does not
 // count: the sender chose to send it last.
 func (x *Index) leaves(recv *ssa.UnOp, sentinels bool) bool {
+	return x.leavePath(recv, sentinels).ReturnReachable(recv.Block(), flow.IndexOf(recv))
+}
+
+// leavePath is the search leaves makes: paths that neither receive again
+// nor take the loop's closed branch (nor, with sentinels, a branch on the
+// value received).
+func (x *Index) leavePath(recv *ssa.UnOp, sentinels bool) flow.Path {
 	closed := make(map[flow.Edge]bool)
 	if recv.CommaOk {
 		for _, ref := range *recv.Referrers() {
@@ -99,13 +106,69 @@ func (x *Index) leaves(recv *ssa.UnOp, sentinels bool) bool {
 	if sentinels {
 		sentinel = derived(recv)
 	}
-	leave := flow.Path{
+	return flow.Path{
 		Stop: func(i ssa.Instruction) bool { return i == recv },
 		StopEdge: func(e flow.Edge) bool {
 			return closed[e] || sentinels && decidedBy(e.From, sentinel)
 		},
 	}
-	return leave.ReturnReachable(recv.Block(), flow.IndexOf(recv))
+}
+
+// WayOut returns where the receive site r gives up for good, as GivesUp
+// and LeavesLoop find it: the first case of its select, in source order,
+// after which its function can return without coming back to the select;
+// or, for a read loop that can return before its channel is closed, the
+// first such return. It returns token.NoPos when the way out has no
+// position of its own (a default, the function's closing brace). It
+// reports whether the way out is a select case.
+func (x *Index) WayOut(r Site) (out token.Pos, isCase bool) {
+	if sel, ok := r.Instr.(*ssa.Select); ok {
+		return selectWayOut(r, sel), true
+	}
+	recv, ok := x.readLoop(r)
+	if !ok {
+		return token.NoPos, false
+	}
+	leave := x.leavePath(recv, true)
+	best := token.NoPos
+	for _, b := range r.Func.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || !ret.Pos().IsValid() || best.IsValid() && ret.Pos() >= best {
+			continue
+		}
+		// Only this return counts: the others end the search.
+		into := leave
+		into.Stop = func(i ssa.Instruction) bool {
+			_, other := i.(*ssa.Return)
+			return leave.Stop(i) || other && i != ret
+		}
+		into.Goal = func(e flow.Edge) bool { return e.To == b }
+		if into.ReturnReachable(recv.Block(), flow.IndexOf(recv)) {
+			best = ret.Pos()
+		}
+	}
+	return best, false
+}
+
+// selectWayOut is WayOut for a case of a select: the receive of another
+// case whose body can reach a return without the select again.
+func selectWayOut(r Site, sel *ssa.Select) token.Pos {
+	ours, _ := CaseEdge(sel, r.State)
+	drained := drainedEdges(r.Func, sel.States[r.State].Chan)
+	leave := flow.Path{
+		Stop:     func(i ssa.Instruction) bool { return i == sel },
+		StopEdge: func(e flow.Edge) bool { return e == ours || drained[e] },
+	}
+	best := token.NoPos
+	for k, st := range sel.States {
+		if k == r.State || !st.Pos.IsValid() || best.IsValid() && st.Pos >= best {
+			continue
+		}
+		if e, ok := CaseEdge(sel, k); ok && leave.ReturnReachable(e.To, -1) {
+			best = st.Pos
+		}
+	}
+	return best
 }
 
 // derived returns the values computed from what recv received, without

@@ -414,6 +414,13 @@ func (j *Judge) receiverStops(v Verdict, r chans.Site, handed, rerun ssa.Instruc
 		return Verdict{}
 	}
 	v.Related = append(slices.Clip(v.Related), related(recvPos(r), "its receiver "+OwnerName(r.Func)+" can stop waiting here"))
+	if out, isCase := j.idx.WayOut(r); out.IsValid() {
+		how := "it returns here, before the channel is closed"
+		if isCase {
+			how = "it returns for good once this case fires"
+		}
+		v.Related = append(v.Related, related(out, how))
+	}
 	if handed != nil && handed.Pos().IsValid() {
 		v.Related = append(v.Related, related(handed.Pos(), runnerNote(r.Func, handed)))
 	}

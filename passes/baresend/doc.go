@@ -34,7 +34,8 @@
 // The pass reports, at the send's arrow, a send it can prove may block
 // forever: an execution in which no receiver remains while the sending
 // goroutine can still reach the send. Each finding names its proof in the
-// message and as related information:
+// message and as related information (for a receiver that goes away, where
+// it waits and the case or return by which it leaves for good):
 //
 //   - the receiver that goes away: a receiver of the same channel (found
 //     through fields, map, slice and array elements, globals and the

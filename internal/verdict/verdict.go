@@ -108,7 +108,11 @@ func (j *Judge) originVerdict(o chans.Origin, instr ssa.Instruction, state int, 
 	case chans.Field:
 		makes := j.idx.FieldMakes(o.Field)
 		visible := o.Field != nil && !o.Field.Exported() && j.allVisible(makes)
-		return j.withReceivers(instr, ch, j.unowned(instr, ch, makes), j.idx.FieldReceives(o.Field), visible, o, outer)
+		v := j.withReceivers(instr, ch, j.unowned(instr, ch, makes), j.idx.FieldReceives(o.Field), visible, o, outer)
+		if v.Proven() {
+			v.Missing = j.perSlot(o.Field)
+		}
+		return v
 	case chans.Global:
 		makes := j.idx.GlobalMakes(o.Global)
 		visible := !o.Global.Object().Exported() && j.allVisible(makes)
@@ -127,6 +131,19 @@ func (j *Judge) originVerdict(o chans.Origin, instr ssa.Instruction, state int, 
 		return j.madeVerdict(o.Make, instr, state)
 	}
 	return Verdict{} // nil or unknown: nothing to say
+}
+
+// perSlot says what is missing when the field's channel is made with a
+// slot for each goroutine its maker starts to fill it
+// (chans.StartedPerSlot): only a second run of the maker for the same
+// value can overfill it.
+func (j *Judge) perSlot(f *types.Var) string {
+	mk, ok := j.idx.StartedPerSlot(f)
+	if !ok {
+		return ""
+	}
+	maker := OwnerName(mk.Parent())
+	return "its buffer holds one value from each goroutine " + maker + " starts to fill it; it can fill up only if " + maker + " runs again for the same value"
 }
 
 // withReceivers weighs the receivers this package shows for a channel held

@@ -137,7 +137,12 @@
 // once per request, a pool of workers, a loop whose runner makes a new
 // context for each run or runs it again without asking whether its
 // context is done); "its buffer (cap 1) is not shown to
-// receive more values than it holds" (a one-slot reply per call); "the send
+// receive more values than it holds" (a one-slot reply per call); "its
+// buffer holds one value from each goroutine (*S).start starts to fill
+// it; it can fill up only if (*S).start runs again for the same value"
+// (a field made with len(s.copiers) slots, one copier goroutine started
+// per element right after, and no other sender: a second start would
+// let the first run's late senders into the new buffer); "the send
 // runs only while closed is false, and its receiver is not shown to stop
 // before closed is set" (a send guarded by a shutdown flag that a Close
 // sets before it cancels the receiver, where the pass cannot see the lock

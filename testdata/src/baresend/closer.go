@@ -267,3 +267,72 @@ func (f *OpenFeed) Next() string { return <-f.items }
 func (f *OpenFeed) Items() <-chan string { return f.items }
 
 func (f *OpenFeed) Close() error { return nil }
+
+// A remote session copies its streams on one goroutine each, started when
+// the command starts, and Wait collects one error from each. The buffer
+// has a slot for every copier, so a session closed without Wait strands
+// nothing: only starting the same session twice, which its callers
+// refuse, would put more values into one buffer than it holds.
+type RemoteSession struct {
+	copiers []func() error
+	errs    chan error
+	started bool
+}
+
+func (s *RemoteSession) Start() error {
+	if s.started {
+		return errors.New("session already started")
+	}
+	s.started = true
+	s.errs = make(chan error, len(s.copiers))
+	for _, copy := range s.copiers {
+		go func(copy func() error) {
+			s.errs <- copy() // want `send on s\.errs .*which callers stop calling once they call \(\*RemoteSession\)\.Close.* \[audit: its buffer holds one value from each goroutine \(\*RemoteSession\)\.Start starts to fill it; it can fill up only if \(\*RemoteSession\)\.Start runs again for the same value\]`
+		}(copy)
+	}
+	return nil
+}
+
+func (s *RemoteSession) Wait() error {
+	var first error
+	for range s.copiers {
+		if err := <-s.errs; err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+func (s *RemoteSession) Close() error { return nil }
+
+// A session that also starts a keep-alive copier beside the stream
+// copiers has one more sender than slots: a session closed without Wait
+// leaves the last one blocked.
+type KeptSession struct {
+	copiers   []func() error
+	keepAlive func() error
+	errs      chan error
+}
+
+func (s *KeptSession) Start() {
+	s.errs = make(chan error, len(s.copiers))
+	for _, copy := range s.copiers {
+		go func(copy func() error) {
+			s.errs <- copy() // want `send on s\.errs .*which callers stop calling once they call \(\*KeptSession\)\.Close, and nothing \(\*KeptSession\)\.Close does lets this send give up: a value pending at Close is never taken$`
+		}(copy)
+	}
+	go func() {
+		s.errs <- s.keepAlive() // want `send on s\.errs .*which callers stop calling once they call \(\*KeptSession\)\.Close, and nothing \(\*KeptSession\)\.Close does lets this send give up: a value pending at Close is never taken$`
+	}()
+}
+
+func (s *KeptSession) Wait() error {
+	for range s.copiers {
+		if err := <-s.errs; err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *KeptSession) Close() error { return nil }

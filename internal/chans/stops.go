@@ -132,6 +132,9 @@ func (x *Index) WayOut(r Site) (out token.Pos, isCase bool) {
 	leave := x.leavePath(recv, true)
 	best := token.NoPos
 	for _, b := range r.Func.Blocks {
+		if len(b.Instrs) == 0 {
+			continue
+		}
 		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
 		if !ok || !ret.Pos().IsValid() || best.IsValid() && ret.Pos() >= best {
 			continue

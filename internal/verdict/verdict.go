@@ -653,7 +653,7 @@ func (j *Judge) overRegistry(instr ssa.Instruction, ch ssa.Value, l *flow.Loop) 
 // next trip of l, or out of the function, deletes from the map m the key
 // that next, the loop's range over m, gave this trip.
 func deletesEntry(instr ssa.Instruction, next *ssa.Next, m ssa.Value, l *flow.Loop) bool {
-	if next.IsString || !isMap(m.Type()) {
+	if !isMap(m.Type()) {
 		return false
 	}
 	return flow.After(instr, l.Header, func(x ssa.Instruction) bool {

@@ -123,7 +123,7 @@ func (x *Index) leavePath(recv *ssa.UnOp, sentinels bool) flow.Path {
 // reports whether the way out is a select case.
 func (x *Index) WayOut(r Site) (out token.Pos, isCase bool) {
 	if sel, ok := r.Instr.(*ssa.Select); ok {
-		return selectWayOut(r, sel), true
+		return x.selectWayOut(r, sel), true
 	}
 	recv, ok := x.readLoop(r)
 	if !ok {
@@ -154,24 +154,54 @@ func (x *Index) WayOut(r Site) (out token.Pos, isCase bool) {
 }
 
 // selectWayOut is WayOut for a case of a select: the receive of another
-// case whose body can reach a return without the select again.
-func selectWayOut(r Site, sel *ssa.Select) token.Pos {
+// case whose body can reach a return without the select again. A stop
+// channel or a context's Done is preferred to any other case, and a case
+// that returns without going round its loop again (case <-stop: return)
+// to one after which only the loop's own test may end it.
+func (x *Index) selectWayOut(r Site, sel *ssa.Select) token.Pos {
 	ours, _ := CaseEdge(sel, r.State)
 	drained := drainedEdges(r.Func, sel.States[r.State].Chan)
-	leave := flow.Path{
-		Stop:     func(i ssa.Instruction) bool { return i == sel },
-		StopEdge: func(e flow.Edge) bool { return e == ours || drained[e] },
+	var header *ssa.BasicBlock
+	if l := x.Loops(r.Func).Innermost(sel.Block()); l != nil {
+		header = l.Header
 	}
-	best := token.NoPos
+	leaves := func(e flow.Edge, direct bool) bool {
+		p := flow.Path{
+			Stop: func(i ssa.Instruction) bool { return i == sel },
+			StopEdge: func(f flow.Edge) bool {
+				return f == ours || drained[f] || direct && f.To == header
+			},
+		}
+		return p.ReturnReachable(e.To, -1)
+	}
+	best, bestRank := token.NoPos, 0
 	for k, st := range sel.States {
-		if k == r.State || !st.Pos.IsValid() || best.IsValid() && st.Pos >= best {
+		e, ok := CaseEdge(sel, k)
+		if k == r.State || !ok || !st.Pos.IsValid() {
 			continue
 		}
-		if e, ok := CaseEdge(sel, k); ok && leave.ReturnReachable(e.To, -1) {
-			best = st.Pos
+		rank := 0
+		switch {
+		case leaves(e, true):
+			rank = 2
+		case leaves(e, false):
+			rank = 1
+		}
+		if rank > 0 && (DoneOf(st.Chan) != nil || x.isStopField(st.Chan)) {
+			rank += 2
+		}
+		if rank > bestRank || rank == bestRank && rank > 0 && st.Pos < best {
+			best, bestRank = st.Pos, rank
 		}
 	}
 	return best
+}
+
+// isStopField reports whether ch is loaded from a field the package only
+// closes, a stop channel (see stopField).
+func (x *Index) isStopField(ch ssa.Value) bool {
+	f := LoadedField(ch)
+	return f != nil && x.stopField(f)
 }
 
 // derived returns the values computed from what recv received, without

@@ -149,15 +149,14 @@ func (x *Index) oneShotField(f *types.Var) bool {
 //	}
 //	close(done)
 func closedAfterSelect(sel *ssa.Select, ch ssa.Value) bool {
-	return flow.After(sel, sel.Block(), func(instr ssa.Instruction) bool {
-		call, ok := instr.(*ssa.Call)
-		return ok && isCloseCall(call, ch)
-	})
+	return flow.After(sel, sel.Block(), func(instr ssa.Instruction) bool { return ClosesChan(instr, ch) })
 }
 
-func isCloseCall(call *ssa.Call, ch ssa.Value) bool {
-	b, ok := call.Call.Value.(*ssa.Builtin)
-	return ok && b.Name() == "close" && len(call.Call.Args) == 1 && SameValue(call.Call.Args[0], ch)
+// ClosesChan reports whether instr is close(ch), of the same channel as
+// far as SameValue tells.
+func ClosesChan(instr ssa.Instruction, ch ssa.Value) bool {
+	call, ok := instr.(*ssa.Call)
+	return ok && isClose(call) && len(call.Call.Args) == 1 && SameValue(call.Call.Args[0], ch)
 }
 
 func (x *Index) fromField(ch ssa.Value, f *types.Var) bool {
@@ -172,17 +171,8 @@ func (x *Index) fromField(ch ssa.Value, f *types.Var) bool {
 // closedAfter reports whether send's block closes the same channel after
 // the send.
 func closedAfter(send *ssa.Send) bool {
-	after := false
-	for _, instr := range send.Block().Instrs {
-		if instr == send {
-			after = true
-			continue
-		}
-		call, ok := instr.(*ssa.Call)
-		if !after || !ok {
-			continue
-		}
-		if isCloseCall(call, send.Chan) {
+	for _, instr := range send.Block().Instrs[flow.IndexOf(send)+1:] {
+		if ClosesChan(instr, send.Chan) {
 			return true
 		}
 	}

@@ -319,14 +319,7 @@ func afterClose(instr ssa.Instruction) bool {
 	if !ok || recv.Op != token.ARROW {
 		return false
 	}
-	return flow.Before(recv, func(x ssa.Instruction) bool {
-		call, ok := x.(*ssa.Call)
-		if !ok || len(call.Call.Args) != 1 {
-			return false
-		}
-		b, ok := call.Call.Value.(*ssa.Builtin)
-		return ok && b.Name() == "close" && chans.SameValue(call.Call.Args[0], recv.X)
-	})
+	return flow.Before(recv, func(x ssa.Instruction) bool { return chans.ClosesChan(x, recv.X) })
 }
 
 // receives returns the receives of this package on the channel, and

@@ -134,9 +134,9 @@ func (x *Index) test(d, b *ssa.BasicBlock) (f *types.Var, stopped, only constant
 	}
 	var onTrue bool // b lies on the branch where v is true
 	switch {
-	case d.Succs[0].Dominates(b):
+	case edgeDominates(d, d.Succs[0], b):
 		onTrue = positive
-	case d.Succs[1].Dominates(b):
+	case edgeDominates(d, d.Succs[1], b):
 		onTrue = !positive
 	default:
 		return nil, nil, nil, "", nil, false
@@ -165,6 +165,22 @@ func (x *Index) test(d, b *ssa.BasicBlock) (f *types.Var, stopped, only constant
 		return f, nil, c.Value, name, cond, true
 	}
 	return f, c.Value, nil, name, cond, true
+}
+
+// edgeDominates reports whether every path to b takes the edge from d to
+// succ. succ dominating b is not enough when succ has other
+// predecessors: in if a || b { ... } the body is the true branch of the
+// first test and of the second, and runs when either holds.
+func edgeDominates(d, succ, b *ssa.BasicBlock) bool {
+	if !succ.Dominates(b) {
+		return false
+	}
+	for _, p := range succ.Preds {
+		if p != d && !succ.Dominates(p) { // a back edge from inside stays in
+			return false
+		}
+	}
+	return true
 }
 
 func isBool(t types.Type) bool {

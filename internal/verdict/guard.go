@@ -112,10 +112,13 @@ func (j *Judge) weigh(g chans.Guard, r chans.Site, caller bool, room int) (excus
 		return none, ""
 	}
 	if !g.Across.Some {
+		// Whatever locks callers out of sight hold, a stopper that runs
+		// only after the write leaves only the senders racing that write
+		// able to block.
+		if room > 0 && j.setBeforeStops(g, r) {
+			return partial, fmt.Sprintf("the send runs only while %s, which is set before its receiver stops: only sends that pass that test just before it is set can block, and the buffer holds %d of them", g.Describe(), room)
+		}
 		if g.Across.Sight == chans.Full && !g.Outside {
-			if room > 0 && j.setBeforeStops(g, r) {
-				return partial, fmt.Sprintf("the send runs only while %s, which is set before its receiver stops: only sends that pass that test just before it is set can block, and the buffer holds %d of them", g.Describe(), room)
-			}
 			return none, "" // no lock on any path: the test orders nothing
 		}
 		return unseenFlag()

@@ -71,8 +71,10 @@ func (p *connPool) maybeOpen() {
 
 // requestAfterUnlockAudit tests closed under mu but sends after it lets
 // go: Close can set closed and stop the opener in between, unless the
-// callers, out of sight, may not request once they closed the pool. The
-// flag is left to the audit tier, as one tested with no lock in sight.
+// callers, out of sight, may not request once they closed the pool.
+// Close sets closed before it stops the opener, so only requests that
+// race Close past the test, more than the buffer holds, can block: the
+// audit tier.
 func (p *connPool) requestAfterUnlockAudit() {
 	p.mu.Lock()
 	if p.closed {
@@ -80,7 +82,7 @@ func (p *connPool) requestAfterUnlockAudit() {
 		return
 	}
 	p.mu.Unlock()
-	p.opens <- struct{}{} // want `send on p.opens .* \[audit: the send runs only while closed is false, and its receiver is not shown to stop before closed is set\]`
+	p.opens <- struct{}{} // want `send on p.opens .* \[audit: the send runs only while closed is false, which is set before its receiver stops: only sends that pass that test just before it is set can block, and the buffer holds 8 of them\]`
 }
 
 // The same test of a state excuses nothing: a state guard is counted
@@ -370,7 +372,7 @@ func (p *lazyPool) Request() {
 	if p.closed {
 		return
 	}
-	p.opens <- struct{}{} // want `send on p.opens .* \[audit: the send runs only while closed is false, and its receiver is not shown to stop before closed is set\]`
+	p.opens <- struct{}{} // want `send on p.opens .* \[audit: the send runs only while closed is false, which is set before its receiver stops: only sends that pass that test just before it is set can block, and the buffer holds 8 of them\]`
 }
 
 // requestBare runs only on the goroutine NewLazyPool starts, which holds
@@ -545,4 +547,52 @@ func (p *closedPool) request() {
 		return
 	}
 	p.opens <- struct{}{}
+}
+
+// A forwarder passes values while it is busy or draining. The test of its
+// state is two comparisons joined by ||: the send runs while the state
+// is either, so Stop's write of fwdDraining, made before it closes
+// quit, does not keep the loop alive for the send.
+type forwarder struct {
+	mu    sync.Mutex
+	state int
+	out   chan int
+	quit  chan struct{}
+}
+
+const (
+	fwdIdle = iota
+	fwdBusy
+	fwdDraining
+)
+
+func NewRelay() *forwarder {
+	r := &forwarder{out: make(chan int), quit: make(chan struct{})}
+	go r.loop()
+	return r
+}
+
+func (r *forwarder) loop() {
+	for {
+		select {
+		case <-r.out:
+		case <-r.quit:
+			return
+		}
+	}
+}
+
+func (r *forwarder) Stop() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.state = fwdDraining
+	close(r.quit)
+}
+
+func (r *forwarder) Push(v int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.state == fwdBusy || r.state == fwdDraining {
+		r.out <- v // want `send on r.out \(chan int, unbuffered\) can block forever: its receiver \(\*forwarder\).loop can stop receiving`
+	}
 }

@@ -295,11 +295,14 @@
 // write has not happened, so the receiver is still running. Every use of
 // those channels and of the cancel field must be in sight, and nothing
 // may write a value the test lets through back (a state that returns to
-// ready). A test made outside the lock, or a stop made without it and
+// ready). A test counts only on the branch every path to the send takes:
+// in if st == busy || st == draining { send } the send runs in either
+// state. A test made outside the lock, or a stop made without it and
 // without the write first, excuses nothing, except on a buffered channel
 // when every stop of the receiver follows a write of a value the test
 // stops: only sends that pass the test just before that write, more of
-// them than the buffer holds, can then block, and the send is audited
+// them than the buffer holds, can then block, whatever locks callers out
+// of sight hold, and the send is audited
 // ("the send runs only while closed is false, which is set before its
 // receiver stops: only sends that pass that test just before it is set
 // can block, and the buffer holds 8 of them").

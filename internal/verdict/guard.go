@@ -68,7 +68,8 @@ const (
 // on a buffered channel (room, its least capacity) when every stopper of
 // r runs only after a write of a value the test stops: then only senders
 // that passed the test before that write, more of them than the buffer
-// holds, can block, and the finding goes to the audit tier.
+// holds, can block, and the finding goes to the audit tier. That holds
+// too when callers out of sight may hold a lock, so it is weighed first.
 func (j *Judge) shutdownGuard(instr ssa.Instruction, r chans.Site, outer *Outer, room int) (missing string, safe bool) {
 	guards := j.idx.GuardsAcross(instr)
 	if outer != nil {

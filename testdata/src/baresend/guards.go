@@ -566,7 +566,7 @@ const (
 	fwdDraining
 )
 
-func NewRelay() *forwarder {
+func NewForwarder() *forwarder {
 	r := &forwarder{out: make(chan int), quit: make(chan struct{})}
 	go r.loop()
 	return r

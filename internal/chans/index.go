@@ -84,6 +84,7 @@ type Index struct {
 	inPlace    map[*types.Var]bool                  // see keptInPlace
 	closes     map[*types.Var][]ssa.Instruction     // see closesOf
 	everyClose map[*types.Var][]ssa.CallInstruction // see allCloses
+	operated   map[*types.Var]bool                  // see onlyOperated
 
 	files    []*ast.File // see SetSyntax
 	info     *types.Info
@@ -117,6 +118,7 @@ func NewIndex(pkg *ssa.Package, funcs []*ssa.Function) *Index {
 		runners:     make(map[runnerKey]bool),
 		fieldRuns:   make(map[*types.Var]bool),
 		kept:        make(map[*types.Var]bool),
+		operated:    make(map[*types.Var]bool),
 		shipped:     make(map[*ssa.Function]bool),
 		fired:       make(map[*types.Var][]ssa.Instruction),
 		groupMemo:   make(map[*ssa.Function]GroupOp),

@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -102,7 +103,9 @@ func (c *checker) checkSelect(sel *ssa.Select) {
 		return
 	}
 	if c.idx.LiveCase(sel) >= 0 {
-		c.checkCallerContext(sel)
+		if !c.checkCallerContext(sel) {
+			c.checkDropped(sel)
+		}
 		return
 	}
 	var first *verdict.Verdict
@@ -135,10 +138,10 @@ func (c *checker) checkSelect(sel *ssa.Select) {
 // context, when the loop it hands its value to gives up for good on a stop
 // channel the select does not watch (chans.OutlivesLoop): once the loop
 // has stopped, the call waits for the context, for good if it never ends.
-func (c *checker) checkCallerContext(sel *ssa.Select) {
+func (c *checker) checkCallerContext(sel *ssa.Select) bool {
 	g, ok := c.idx.OutlivesLoop(sel)
 	if !ok || c.testOnly(sel) {
-		return
+		return false
 	}
 	st := sel.States[g.Send]
 	loop, stop, ctx := verdict.OwnerName(g.Recv.Func), g.Stop.Name(), g.Ctx.Name()
@@ -154,6 +157,27 @@ func (c *checker) checkCallerContext(sel *ssa.Select) {
 		related = append(related, analysis.RelatedInformation{Pos: cl.Pos(), Message: stop + " is closed here"})
 	}
 	c.emit(analysis.Diagnostic{Pos: st.Pos, Message: msg, Related: related}, "")
+	return true
+}
+
+// checkDropped reports a send case of a select whose every way out is a
+// signal of an object that the function that made it can drop, while the
+// goroutine that sends runs on (verdict.Dropped).
+func (c *checker) checkDropped(sel *ssa.Select) {
+	for k, st := range sel.States {
+		if st.Dir != types.SendOnly {
+			continue
+		}
+		name := c.exprString(st.Pos, st.Chan)
+		base, _, ok := strings.Cut(name, ".")
+		if !ok {
+			continue
+		}
+		if v, ok := c.judge.Dropped(sel, k, base); ok && !c.testOnly(sel) {
+			c.report(st.Pos, c.chanDesc(st.Pos, st.Chan, v), v)
+			return
+		}
+	}
 }
 
 func firstSendPos(sel *ssa.Select) token.Pos {

@@ -228,6 +228,23 @@
 // whether a live case is the right one; it asks only whether the goroutine has
 // a way out.
 //
+// Dropped owners. A way out can belong to the object whose channel the
+// select sends on: a stop channel of its own, or what a method of its
+// closer returns (c.closed.Done()), fired only by closing or sending on
+// that field or calling another method of it. Such a select is reported
+// when a function that makes the object starts, through the calls that
+// hand the object on, the goroutine that sends, and can then return
+// without it (a failed handshake's return nil, err) while nothing on that
+// path, nor any goroutine it starts other than the sender, receives from
+// the channel or fires the way out, and the object went nowhere but into
+// the package's own goroutines, closures, objects and methods. After that
+// return no one can call its Read or its Close, so the goroutine waits for
+// good at its next send: for a buffered channel, the send must be able to
+// run again. The finding names the return, the go statement and the make.
+// A constructor that closes the object on failure, returns it with the
+// error, registers it somewhere first, or lets the goroutine also give up
+// on a context from outside the object is not reported.
+//
 // Capacity. A send on a channel made in the package is not reported when the
 // buffer provably has room for every send: make(chan T, n) with at most n send
 // sites, none in a loop (errc := make(chan error, 1) with one send), or

@@ -1,0 +1,395 @@
+package baresend
+
+import (
+	"context"
+	"net"
+
+	"baresend/closerkit"
+)
+
+// A secure conn runs its handshake on two goroutines of its own: one
+// drives the handshake's flights, one reads records off the wire. It
+// hands application data to Read on an unbuffered channel, in a select
+// that gives up once the conn is closed. When a flight fails, DialSecure
+// returns no conn and does not close the one it made: no one can call
+// Read or Close any more, and a record that arrives then leaves the read
+// loop waiting for good.
+type SecureConn struct {
+	next      net.Conn
+	decrypted chan []byte
+	closed    *closerkit.Closer
+	flights   *flightRunner
+}
+
+// flightConn is what the flights need of the conn.
+type flightConn interface {
+	writeFlight(b []byte) error
+}
+
+type flightRunner struct {
+	onFinished func()
+}
+
+func (f *flightRunner) run(conn flightConn) error {
+	for i := 0; i < 3; i++ {
+		if err := conn.writeFlight([]byte{byte(i)}); err != nil {
+			return err
+		}
+	}
+	f.onFinished()
+	return nil
+}
+
+func DialSecure(next net.Conn) (*SecureConn, error) {
+	c := &SecureConn{next: next, decrypted: make(chan []byte), closed: closerkit.New(0)}
+	if err := c.handshake(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *SecureConn) handshake() error {
+	finished := make(chan struct{})
+	firstErr := make(chan error, 2)
+	c.flights = &flightRunner{onFinished: func() { close(finished) }}
+	go func() {
+		if err := c.flights.run(c); err != nil {
+			firstErr <- err
+		}
+	}()
+	go func() {
+		buf := make([]byte, 1500)
+		for {
+			n, err := c.next.Read(buf)
+			if err != nil {
+				firstErr <- err
+				c.close()
+				return
+			}
+			c.handleRecord(append([]byte(nil), buf[:n]...))
+		}
+	}()
+	select {
+	case err := <-firstErr:
+		return err
+	case <-finished:
+		return nil
+	}
+}
+
+func (c *SecureConn) handleRecord(record []byte) {
+	if len(record) == 0 {
+		return
+	}
+	select {
+	case c.decrypted <- record: // want `send on c\.decrypted \(chan \[\]byte, unbuffered\) can block forever: DialSecure can return without the \*SecureConn it made, and without closing it, while the goroutine that sends here runs on: nothing can then fire c\.closed, this select's only way out`
+	case <-c.closed.HasBeenClosed():
+	}
+}
+
+func (c *SecureConn) writeFlight(b []byte) error {
+	_, err := c.next.Write(b)
+	return err
+}
+
+func (c *SecureConn) Read(p []byte) (int, error) {
+	select {
+	case r := <-c.decrypted:
+		return copy(p, r), nil
+	case <-c.closed.HasBeenClosed():
+		return 0, net.ErrClosed
+	}
+}
+
+func (c *SecureConn) Close() error {
+	c.close()
+	return c.next.Close()
+}
+
+func (c *SecureConn) close() { c.closed.Signal() }
+
+// A tunnel closes itself when its greeting fails, which fires its read
+// loop's way out.
+type Tunnel struct {
+	next   net.Conn
+	frames chan []byte
+	closed *closerkit.Closer
+}
+
+func OpenTunnel(next net.Conn) (*Tunnel, error) {
+	t := &Tunnel{next: next, frames: make(chan []byte), closed: closerkit.New(0)}
+	go t.readLoop()
+	if _, err := next.Write([]byte("hello")); err != nil {
+		t.Close()
+		return nil, err
+	}
+	return t, nil
+}
+
+func (t *Tunnel) readLoop() {
+	buf := make([]byte, 1500)
+	for {
+		n, err := t.next.Read(buf)
+		if err != nil {
+			return
+		}
+		select {
+		case t.frames <- append([]byte(nil), buf[:n]...):
+		case <-t.closed.HasBeenClosed():
+			return
+		}
+	}
+}
+
+func (t *Tunnel) Read(p []byte) (int, error) { return copy(p, <-t.frames), nil }
+
+func (t *Tunnel) Close() error {
+	t.closed.Signal()
+	return t.next.Close()
+}
+
+// A relay whose greeting fails is returned with the error, for the
+// caller to close.
+type Relay struct {
+	next   net.Conn
+	frames chan []byte
+	stop   chan struct{}
+}
+
+func OpenRelay(next net.Conn) (*Relay, error) {
+	r := &Relay{next: next, frames: make(chan []byte), stop: make(chan struct{})}
+	go r.readLoop()
+	_, err := next.Write([]byte("hello"))
+	return r, err
+}
+
+func (r *Relay) readLoop() {
+	buf := make([]byte, 1500)
+	for {
+		n, err := r.next.Read(buf)
+		if err != nil {
+			return
+		}
+		select {
+		case r.frames <- append([]byte(nil), buf[:n]...):
+		case <-r.stop:
+			return
+		}
+	}
+}
+
+func (r *Relay) Read(p []byte) (int, error) { return copy(p, <-r.frames), nil }
+
+func (r *Relay) Close() error {
+	close(r.stop)
+	return r.next.Close()
+}
+
+// A pipe is registered with its hub before its greeting, so a failed pipe
+// is still the hub's to close.
+type Pipe struct {
+	next   net.Conn
+	frames chan []byte
+	stop   chan struct{}
+}
+
+type pipeHub struct{ pipes map[*Pipe]bool }
+
+func (h *pipeHub) Open(next net.Conn) (*Pipe, error) {
+	p := &Pipe{next: next, frames: make(chan []byte), stop: make(chan struct{})}
+	h.pipes[p] = true
+	go p.readLoop()
+	if _, err := next.Write([]byte("hello")); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func (h *pipeHub) CloseAll() {
+	for p := range h.pipes {
+		close(p.stop)
+	}
+}
+
+func (p *Pipe) readLoop() {
+	buf := make([]byte, 1500)
+	for {
+		n, err := p.next.Read(buf)
+		if err != nil {
+			return
+		}
+		select {
+		case p.frames <- append([]byte(nil), buf[:n]...):
+		case <-p.stop:
+			return
+		}
+	}
+}
+
+func (p *Pipe) Read(b []byte) (int, error) { return copy(b, <-p.frames), nil }
+
+// A session's read loop also gives up on the dial's context, which the
+// caller of a failed dial cancels: that way out does not belong to the
+// session.
+type Session struct {
+	next   net.Conn
+	frames chan []byte
+	stop   chan struct{}
+}
+
+func DialSession(ctx context.Context, next net.Conn) (*Session, error) {
+	s := &Session{next: next, frames: make(chan []byte), stop: make(chan struct{})}
+	go s.readLoop(ctx)
+	if _, err := next.Write([]byte("hello")); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Session) readLoop(ctx context.Context) {
+	buf := make([]byte, 1500)
+	for {
+		n, err := s.next.Read(buf)
+		if err != nil {
+			return
+		}
+		select {
+		case s.frames <- append([]byte(nil), buf[:n]...):
+		case <-s.stop:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func (s *Session) Read(b []byte) (int, error) { return copy(b, <-s.frames), nil }
+
+func (s *Session) Close() error {
+	close(s.stop)
+	return s.next.Close()
+}
+
+// A ticker feed's reader stops on its stop channel, which only Close
+// closes. A feed whose subscription fails is dropped with its reader
+// running, and once sixteen items wait in the buffer the reader waits for
+// good.
+type TickerFeed struct {
+	next  net.Conn
+	items chan []byte
+	stop  chan struct{}
+}
+
+func SubscribeTicker(next net.Conn, topic string) (*TickerFeed, error) {
+	t := &TickerFeed{next: next, items: make(chan []byte, 16), stop: make(chan struct{})}
+	go t.readLoop()
+	if _, err := next.Write([]byte("subscribe " + topic)); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+func (t *TickerFeed) readLoop() {
+	buf := make([]byte, 1500)
+	for {
+		n, err := t.next.Read(buf)
+		if err != nil {
+			return
+		}
+		select {
+		case t.items <- append([]byte(nil), buf[:n]...): // want `send on t\.items \(chan \[\]byte, cap 16\) can block forever: SubscribeTicker can return without the \*TickerFeed it made, and without closing it, while the goroutine that sends here runs on: nothing can then fire t\.stop, this select's only way out`
+		case <-t.stop:
+			return
+		}
+	}
+}
+
+func (t *TickerFeed) Next() []byte { return <-t.items }
+
+func (t *TickerFeed) Close() error {
+	close(t.stop)
+	return t.next.Close()
+}
+
+// A greeter's reader hands the peer's one greeting to Hello through a
+// one-slot buffer: its one send never waits, whether or not DialGreeter
+// keeps the greeter.
+type Greeter struct {
+	next  net.Conn
+	hello chan []byte
+	stop  chan struct{}
+}
+
+func DialGreeter(next net.Conn) (*Greeter, error) {
+	g := &Greeter{next: next, hello: make(chan []byte, 1), stop: make(chan struct{})}
+	go g.readHello()
+	if _, err := next.Write([]byte("hello")); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+func (g *Greeter) readHello() {
+	buf := make([]byte, 64)
+	n, err := g.next.Read(buf)
+	if err != nil {
+		return
+	}
+	select {
+	case g.hello <- buf[:n]:
+	case <-g.stop:
+	}
+}
+
+func (g *Greeter) Hello() []byte { return <-g.hello }
+
+func (g *Greeter) Close() error {
+	close(g.stop)
+	return g.next.Close()
+}
+
+// A link whose dial fails is handed back inside the dial's error, for the
+// caller to close.
+type Link struct {
+	next   net.Conn
+	frames chan []byte
+	stop   chan struct{}
+}
+
+type LinkError struct {
+	Link *Link
+	Err  error
+}
+
+func (e *LinkError) Error() string { return e.Err.Error() }
+
+func DialLink(next net.Conn) (*Link, error) {
+	l := &Link{next: next, frames: make(chan []byte), stop: make(chan struct{})}
+	go l.readLoop()
+	if _, err := next.Write([]byte("hello")); err != nil {
+		return nil, &LinkError{Link: l, Err: err}
+	}
+	return l, nil
+}
+
+func (l *Link) readLoop() {
+	buf := make([]byte, 1500)
+	for {
+		n, err := l.next.Read(buf)
+		if err != nil {
+			return
+		}
+		select {
+		case l.frames <- append([]byte(nil), buf[:n]...):
+		case <-l.stop:
+			return
+		}
+	}
+}
+
+func (l *Link) Read(b []byte) (int, error) { return copy(b, <-l.frames), nil }
+
+func (l *Link) Close() error {
+	close(l.stop)
+	return l.next.Close()
+}

@@ -88,9 +88,10 @@ func (x *Index) DroppedOwner(sel *ssa.Select, k int) (Drop, bool) {
 			buffered = true
 		}
 	}
+	shipped := !InTestFile(sel)
 	for _, h := range x.holders(sel.Parent(), addr.X, nil, nil, flow.Reaches(sel, sel), 0) {
-		if buffered && !h.repeats {
-			continue // one value, which the buffer takes
+		if buffered && !h.repeats || shipped && InTestFile(h.entry) {
+			continue // one value, which the buffer takes; a test's object
 		}
 		if d, ok := x.dropIn(h, t, f, signals); ok {
 			return d, true

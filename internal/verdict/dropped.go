@@ -23,7 +23,7 @@ func (j *Judge) Dropped(sel *ssa.Select, k int, base string) (Verdict, bool) {
 		Makes: j.idx.FieldMakes(d.Field),
 	}
 	v.Related = append(v.Related,
-		related(d.Return.Pos(), OwnerName(d.Ctor)+" returns here without "+obj+", which no one else holds"),
+		related(returnPos(d.Return), OwnerName(d.Ctor)+" returns here without "+obj+", which no one else holds"),
 		related(d.Start.Pos(), "the goroutine that sends is started here"))
 	for _, mk := range v.Makes {
 		v.Related = append(v.Related, related(mk.Pos(), report.MadeHere+capSuffix(mk)))

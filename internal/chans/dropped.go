@@ -3,6 +3,7 @@ package chans
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -21,7 +22,7 @@ type Drop struct {
 	Start  *ssa.Go     // starts the goroutine that sends
 	Type   *types.Named
 	Field  *types.Var // the channel sent on
-	Signal *types.Var // the field whose signal is the select's way out
+	Signal *types.Var // the field whose signal is the select's way out; nil for a plain send
 }
 
 // A signal is a way out of a select that belongs to an object: a receive
@@ -44,6 +45,8 @@ type signal struct {
 //   - runs nothing on that path, nor starts a goroutine that runs
 //     anything, that receives from the channel or fires a signal.
 //
+// A send that runs only after a test of a flag or state of the object
+// (see Guards) is left alone: it may run only once the object is set up, and then kept.
 // The goroutine that sends is not asked whether it fires the signal
 // itself: it waits at the send. Calls of function values that are not
 // closures made on the way are not followed.
@@ -57,20 +60,36 @@ type signal struct {
 //	case c.decrypted <- data: // reported
 //	case <-c.closed.Done():
 //	}
-func (x *Index) DroppedOwner(sel *ssa.Select, k int) (Drop, bool) {
-	addr := loadedAddr(sel.States[k].Chan)
+func (x *Index) DroppedOwner(instr ssa.Instruction, state int) (Drop, bool) {
+	var ch ssa.Value
+	var others []*ssa.SelectState
+	switch instr := instr.(type) {
+	case *ssa.Send:
+		ch = instr.Chan
+	case *ssa.Select:
+		ch = instr.States[state].Chan
+		others = slices.Delete(slices.Clone(instr.States), state, state+1)
+	default:
+		return Drop{}, false
+	}
+	addr := loadedAddr(ch)
 	if addr == nil {
 		return Drop{}, false
 	}
-
 	f := FieldOf(addr.X.Type(), addr.Field, true)
 	t := derefNamed(addr.X.Type())
-	if f == nil || t == nil || f.Exported() || t.Obj().Pkg() != x.pkg.Pkg || x.HandedOutBy(f) != nil || !x.onlyOperated(f) {
+	if f == nil || t == nil || f.Exported() || t.Obj().Pkg() != x.pkg.Pkg || !x.madeHere(f) ||
+		x.HandedOutBy(f) != nil || !x.onlyOperated(f) {
 		return Drop{}, false
 	}
+	for _, g := range x.Guards(instr) {
+		if fieldOfType(g.Field, t) {
+			return Drop{}, false // it may run only once the object is set up, and kept
+		}
+	}
 	var signals []signal
-	for j, st := range sel.States {
-		if j == k || st.Dir == types.RecvOnly && x.Dead(st.Chan) {
+	for _, st := range others {
+		if st.Dir == types.RecvOnly && x.Dead(st.Chan) {
 			continue
 		}
 		s, ok := x.objectSignal(st, addr.X)
@@ -79,17 +98,14 @@ func (x *Index) DroppedOwner(sel *ssa.Select, k int) (Drop, bool) {
 		}
 		signals = append(signals, s)
 	}
-	if len(signals) == 0 {
-		return Drop{}, false
-	}
 	buffered := false
 	for _, mk := range x.FieldMakes(f) {
 		if n, ok := ConstCapOK(mk); !ok || n > 0 {
 			buffered = true
 		}
 	}
-	shipped := !InTestFile(sel)
-	for _, h := range x.holders(sel.Parent(), addr.X, nil, nil, flow.Reaches(sel, sel), 0) {
+	shipped := !InTestFile(instr)
+	for _, h := range x.holders(instr.Parent(), addr.X, nil, nil, flow.Reaches(instr, instr), 0) {
 		if buffered && !h.repeats || shipped && InTestFile(h.entry) {
 			continue // one value, which the buffer takes; a test's object
 		}
@@ -98,6 +114,17 @@ func (x *Index) DroppedOwner(sel *ssa.Select, k int) (Drop, bool) {
 		}
 	}
 	return Drop{}, false
+}
+
+// madeHere reports whether every store into f stores a channel made for
+// it alone, so that only what holds the object can reach the channel.
+func (x *Index) madeHere(f *types.Var) bool {
+	for _, st := range x.fieldSts[f] {
+		if _, ok := st.Val.(*ssa.MakeChan); !ok || !onlyStored(st.Val) {
+			return false
+		}
+	}
+	return len(x.fieldSts[f]) > 0
 }
 
 // objectSignal reads the receive case st as a signal of the object base.
@@ -371,7 +398,11 @@ func (x *Index) dropIn(h holder, t *types.Named, f *types.Var, signals []signal)
 			continue
 		}
 		if x.quietOnWay(h, ret, t, f, signals) {
-			return Drop{Ctor: h.fn, Return: ret, Start: h.start, Type: t, Field: f, Signal: signals[0].field}, true
+			d := Drop{Ctor: h.fn, Return: ret, Start: h.start, Type: t, Field: f}
+			if len(signals) > 0 {
+				d.Signal = signals[0].field
+			}
+			return d, true
 		}
 	}
 	return Drop{}, false
@@ -570,4 +601,18 @@ func fieldOfLoad(v ssa.Value) *types.Var {
 		return FieldOf(addr.X.Type(), addr.Field, true)
 	}
 	return nil
+}
+
+// fieldOfType reports whether f is a field of the struct t names.
+func fieldOfType(f *types.Var, t *types.Named) bool {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := range st.NumFields() {
+		if st.Field(i) == f {
+			return true
+		}
+	}
+	return false
 }

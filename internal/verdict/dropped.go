@@ -6,21 +6,26 @@ import (
 	"github.com/sendlint/sendlint/internal/report"
 )
 
-// Dropped is the verdict for case k of sel, a send in a select whose every
-// way out is a signal of an object its maker can drop (chans.Drop): the
-// maker's return, the go statement and the channel's makes are its proof.
+// Dropped is the verdict for the send at instr (a select's case state, or
+// -1) on a channel of an object its maker can drop, in a select whose
+// every way out is a signal of the same object (chans.Drop): the maker's
+// return, the go statement and the channel's makes are its proof.
 // base names the object as the send spells it ("c" of c.decrypted).
-func (j *Judge) Dropped(sel *ssa.Select, k int, base string) (Verdict, bool) {
-	d, ok := j.idx.DroppedOwner(sel, k)
+func (j *Judge) Dropped(instr ssa.Instruction, state int, base string) (Verdict, bool) {
+	d, ok := j.idx.DroppedOwner(instr, state)
 	if !ok {
 		return Verdict{}, false
 	}
 	obj := "the *" + d.Type.Obj().Name()
 	v := Verdict{
 		Blocks: true,
-		Reason: OwnerName(d.Ctor) + " can return without " + obj + " it made, and without closing it, while the goroutine that sends here runs on: nothing can then fire " +
-			base + "." + d.Signal.Name() + ", this select's only way out",
-		Makes: j.idx.FieldMakes(d.Field),
+		Reason: OwnerName(d.Ctor) + " can return without " + obj + " it made, and without closing it, while the goroutine that sends here runs on: ",
+		Makes:  j.idx.FieldMakes(d.Field),
+	}
+	if d.Signal != nil {
+		v.Reason += "nothing can then fire " + base + "." + d.Signal.Name() + ", this select's only way out"
+	} else {
+		v.Reason += "what receives from it needs " + obj + ", which no one holds any more"
 	}
 	v.Related = append(v.Related,
 		related(returnPos(d.Return), OwnerName(d.Ctor)+" returns here without "+obj+", which no one else holds"),

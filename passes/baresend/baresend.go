@@ -82,9 +82,20 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 //
 //	send t0 <- t1
 func (c *checker) checkSend(send *ssa.Send) {
-	if v := c.judge.Send(send, -1, send.Chan); v.Blocks && !c.testOnly(send) {
-		c.report(send.Pos(), c.chanDesc(send.Pos(), send.Chan, v), v)
+	v := c.judge.Send(send, -1, send.Chan)
+	if !v.Blocks || c.testOnly(send) {
+		return
 	}
+	if !v.Proven() {
+		// What the audit tier lacks, a maker that drops the object
+		// proves: no one is left to receive.
+		if base, _, ok := strings.Cut(c.exprString(send.Pos(), send.Chan), "."); ok {
+			if d, ok := c.judge.Dropped(send, -1, base); ok {
+				v = d
+			}
+		}
+	}
+	c.report(send.Pos(), c.chanDesc(send.Pos(), send.Chan, v), v)
 }
 
 // testOnly reports whether instr lies in a function only the package's

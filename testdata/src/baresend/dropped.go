@@ -3,6 +3,7 @@ package baresend
 import (
 	"context"
 	"net"
+	"sync"
 
 	"baresend/closerkit"
 )
@@ -392,4 +393,56 @@ func (l *Link) Read(b []byte) (int, error) { return copy(b, <-l.frames), nil }
 func (l *Link) Close() error {
 	close(l.stop)
 	return l.next.Close()
+}
+
+
+// A stream's reader forwards data only once the stream is open, which
+// only a successful OpenStream marks: a failed open drops a stream whose
+// reader never sends.
+type Stream struct {
+	next net.Conn
+	mu   sync.Mutex
+	open bool
+	data chan []byte
+	stop chan struct{}
+}
+
+func OpenStream(next net.Conn) (*Stream, error) {
+	s := &Stream{next: next, data: make(chan []byte), stop: make(chan struct{})}
+	go s.readLoop()
+	if _, err := next.Write([]byte("open")); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.open = true
+	s.mu.Unlock()
+	return s, nil
+}
+
+func (s *Stream) readLoop() {
+	buf := make([]byte, 1500)
+	for {
+		n, err := s.next.Read(buf)
+		if err != nil {
+			return
+		}
+		s.mu.Lock()
+		if !s.open {
+			s.mu.Unlock()
+			continue
+		}
+		s.mu.Unlock()
+		select {
+		case s.data <- append([]byte(nil), buf[:n]...):
+		case <-s.stop:
+			return
+		}
+	}
+}
+
+func (s *Stream) Read(b []byte) (int, error) { return copy(b, <-s.data), nil }
+
+func (s *Stream) Close() error {
+	close(s.stop)
+	return s.next.Close()
 }

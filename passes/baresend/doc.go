@@ -243,7 +243,10 @@
 // run again. The finding names the return, the go statement and the make.
 // A constructor that closes the object on failure, returns it with the
 // error, registers it somewhere first, or lets the goroutine also give up
-// on a context from outside the object is not reported.
+// on a context from outside the object is not reported, nor is a send
+// that runs only after a test of the object's own flag or state (it may
+// run only once the constructor has succeeded). The same proof moves a
+// plain send on such a channel from the audit tier to the default one.
 //
 // Capacity. A send on a channel made in the package is not reported when the
 // buffer provably has room for every send: make(chan T, n) with at most n send

@@ -19,7 +19,7 @@ func (j *Judge) Dropped(instr ssa.Instruction, state int, base string) (Verdict,
 	obj := "the *" + d.Type.Obj().Name()
 	v := Verdict{
 		Blocks: true,
-		Reason: OwnerName(d.Ctor) + " can return without " + obj + " it made, and without closing it, while the goroutine that sends here runs on: ",
+		Reason: OwnerName(d.Ctor) + " can return without " + obj + " it made while the goroutine that sends here runs on: ",
 		Makes:  j.idx.FieldMakes(d.Field),
 	}
 	if d.Signal != nil {

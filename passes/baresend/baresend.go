@@ -83,19 +83,31 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 //	send t0 <- t1
 func (c *checker) checkSend(send *ssa.Send) {
 	v := c.judge.Send(send, -1, send.Chan)
-	if !v.Blocks || c.testOnly(send) {
-		return
-	}
 	if !v.Proven() {
-		// What the audit tier lacks, a maker that drops the object
-		// proves: no one is left to receive.
-		if base, _, ok := strings.Cut(c.exprString(send.Pos(), send.Chan), "."); ok {
-			if d, ok := c.judge.Dropped(send, -1, base); ok {
-				v = d
-			}
+		// A maker that drops the object proves what the verdict could
+		// not: no one is left to receive, whoever received before.
+		if d, ok := c.dropped(send); ok {
+			v = d
 		}
 	}
-	c.report(send.Pos(), c.chanDesc(send.Pos(), send.Chan, v), v)
+	if v.Blocks && !c.testOnly(send) {
+		c.report(send.Pos(), c.chanDesc(send.Pos(), send.Chan, v), v)
+	}
+}
+
+// dropped is the verdict for a plain send on a channel of an object its
+// maker can drop (verdict.Dropped), unless the buffer has room for every
+// send.
+func (c *checker) dropped(send *ssa.Send) (verdict.Verdict, bool) {
+	base, _, ok := strings.Cut(c.exprString(send.Pos(), send.Chan), ".")
+	if !ok {
+		return verdict.Verdict{}, false
+	}
+	v, ok := c.judge.Dropped(send, -1, base)
+	if !ok || c.idx.NeverBlocks(send, -1, send.Chan) {
+		return verdict.Verdict{}, false
+	}
+	return v, true
 }
 
 // testOnly reports whether instr lies in a function only the package's

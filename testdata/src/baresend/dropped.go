@@ -2,6 +2,7 @@ package baresend
 
 import (
 	"context"
+	"errors"
 	"net"
 	"sync"
 
@@ -83,7 +84,7 @@ func (c *SecureConn) handleRecord(record []byte) {
 		return
 	}
 	select {
-	case c.decrypted <- record: // want `send on c\.decrypted \(chan \[\]byte, unbuffered\) can block forever: DialSecure can return without the \*SecureConn it made, and without closing it, while the goroutine that sends here runs on: nothing can then fire c\.closed, this select's only way out`
+	case c.decrypted <- record: // want `send on c\.decrypted \(chan \[\]byte, unbuffered\) can block forever: DialSecure can return without the \*SecureConn it made while the goroutine that sends here runs on: nothing can then fire c\.closed, this select's only way out`
 	case <-c.closed.HasBeenClosed():
 	}
 }
@@ -298,7 +299,7 @@ func (t *TickerFeed) readLoop() {
 			return
 		}
 		select {
-		case t.items <- append([]byte(nil), buf[:n]...): // want `send on t\.items \(chan \[\]byte, cap 16\) can block forever: SubscribeTicker can return without the \*TickerFeed it made, and without closing it, while the goroutine that sends here runs on: nothing can then fire t\.stop, this select's only way out`
+		case t.items <- append([]byte(nil), buf[:n]...): // want `send on t\.items \(chan \[\]byte, cap 16\) can block forever: SubscribeTicker can return without the \*TickerFeed it made while the goroutine that sends here runs on: nothing can then fire t\.stop, this select's only way out`
 		case <-t.stop:
 			return
 		}
@@ -446,3 +447,51 @@ func (s *Stream) Close() error {
 	close(s.stop)
 	return s.next.Close()
 }
+
+// A directory watcher's loop hands each change to Next. When the first
+// poll fails, WatchDir returns no watcher, and the loop it started waits
+// on its first change for good.
+type DirWatcher struct {
+	poll    func() (string, error)
+	changes chan string
+}
+
+func WatchDir(poll func() (string, error)) (*DirWatcher, error) {
+	w := &DirWatcher{poll: poll, changes: make(chan string)}
+	go w.loop()
+	if _, err := poll(); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+func (w *DirWatcher) loop() {
+	for {
+		change, err := w.poll()
+		if err != nil {
+			return
+		}
+		w.changes <- change // want `send on w\.changes \(chan string, unbuffered\) can block forever: WatchDir can return without the \*DirWatcher it made while the goroutine that sends here runs on: what receives from it needs the \*DirWatcher, which no one holds any more`
+	}
+}
+
+func (w *DirWatcher) Next() string { return <-w.changes }
+
+// A prober's one answer fits the slot made for it, kept or not.
+type Prober struct {
+	probe  func() string
+	answer chan string
+}
+
+func StartProbe(probe func() string) (*Prober, error) {
+	p := &Prober{probe: probe, answer: make(chan string, 1)}
+	go func() { p.answer <- p.probe() }()
+	if probe == nil {
+		return nil, errNoProbe
+	}
+	return p, nil
+}
+
+var errNoProbe = errors.New("no probe")
+
+func (p *Prober) Answer() string { return <-p.answer }

@@ -245,8 +245,10 @@
 // error, registers it somewhere first, or lets the goroutine also give up
 // on a context from outside the object is not reported, nor is a send
 // that runs only after a test of the object's own flag or state (it may
-// run only once the constructor has succeeded). The same proof moves a
-// plain send on such a channel from the audit tier to the default one.
+// run only once the constructor has succeeded). The same proof reports a
+// plain send on such a channel whose receivers are the object's own
+// methods (a Next no one can call once the watcher is dropped), unless
+// the buffer has room for every send.
 //
 // Capacity. A send on a channel made in the package is not reported when the
 // buffer provably has room for every send: make(chan T, n) with at most n send

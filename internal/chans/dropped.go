@@ -10,12 +10,12 @@ import (
 	"github.com/sendlint/sendlint/internal/flow"
 )
 
-// A Drop is the proof that a select is left without a way out: the
-// function that made the object whose channel it sends on, and whose
-// signal is its only way out, returns on some path without the object
-// and without firing the signal, after starting the goroutine that sends.
-// Once it has returned no one holds the object but the package's own
-// goroutines, so no one calls its Close or its Read.
+// A Drop is the proof that a send is left with no one to take its value
+// and no way out: the function that made the object whose channel it
+// sends on returns on some path without the object, after starting the
+// goroutine that sends, and fires none of the object's signals a select
+// around the send waits on. Once it has returned no one holds the object
+// but the package's own goroutines, so no one calls its Close or its Read.
 type Drop struct {
 	Ctor   *ssa.Function
 	Return *ssa.Return // the return that drops the object
@@ -25,12 +25,13 @@ type Drop struct {
 	Signal *types.Var // the field whose signal is the select's way out; nil for a plain send
 }
 
-// DroppedOwner returns the Drop that leaves case k of sel, a send on an
-// unexported channel field of an object, waiting for good: every other
-// case of sel receives on a signal of the same object (or on a channel
-// nothing can fire), and some constructor of the object
+// DroppedOwner returns the Drop that leaves the send at instr (a plain
+// send, or case state of a select), on an unexported channel field of an
+// object, waiting for good: every other case of the select receives on a
+// signal of the same object (or on a channel nothing can fire), and some
+// constructor of the object
 //   - starts, through calls that hand the object on, the goroutine that
-//     runs sel;
+//     makes the send;
 //   - can then return without the object, having handed it nowhere but to
 //     its own goroutines, closures and objects (see staysHome);
 //   - runs nothing on that path, nor starts a goroutine that runs

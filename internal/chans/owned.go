@@ -79,7 +79,7 @@ func (w *homeWalk) value(v ssa.Value, site ssa.CallInstruction) bool {
 // use reports whether the use ref of v keeps the object home.
 func (w *homeWalk) use(v ssa.Value, ref ssa.Instruction, site ssa.CallInstruction) bool {
 	switch ref := ref.(type) {
-	case *ssa.DebugRef, *ssa.FieldAddr, *ssa.Field, *ssa.BinOp, *ssa.If, *ssa.RunDefers:
+	case *ssa.DebugRef, *ssa.FieldAddr, *ssa.Field, *ssa.BinOp:
 		return true
 	case *ssa.Store:
 		return ref.Addr == v || w.storedInto(ref.Addr, site)

@@ -146,9 +146,23 @@ func (x *Index) holders(fn *ssa.Function, v ssa.Value, entry ssa.Instruction, st
 	}
 	switch v := v.(type) {
 	case *ssa.Alloc:
-		if isStructAlloc(v) && start != nil {
-			return []holder{{fn, v, entry, start, repeats}}
+		if !isStructAlloc(v) || start == nil {
+			return nil
 		}
+		out := []holder{{fn, v, entry, start, repeats}}
+		if !returnsNew(fn) {
+			return out
+		}
+		// A helper that makes the object and starts its goroutine hands
+		// it to its callers, which may drop it: c := newConn(); if err
+		// := c.handshake(); err != nil { return nil, err }.
+		runs, _ := x.directRuns(fn)
+		for _, r := range runs {
+			if c, ok := r.(*ssa.Call); ok {
+				out = append(out, holder{c.Parent(), c, c, start, repeats || flow.Reaches(c, c)})
+			}
+		}
+		return out
 	case *ssa.Call:
 		if start != nil && returnsNew(v.Common().StaticCallee()) {
 			return []holder{{fn, v, entry, start, repeats}}

@@ -110,22 +110,20 @@ func (c *SecureConn) Close() error {
 
 func (c *SecureConn) close() { c.closed.Signal() }
 
-// A tunnel closes itself when its greeting fails, which fires its read
-// loop's way out.
+// A tunnel's read loop gives up on its stop channel. Each way of opening
+// one below leaves a tunnel whose greeting fails to someone who can still
+// close it, so the loop's way out can fire.
 type Tunnel struct {
 	next   net.Conn
 	frames chan []byte
-	closed *closerkit.Closer
+	stop   chan struct{}
+	once   sync.Once
 }
 
-func OpenTunnel(next net.Conn) (*Tunnel, error) {
-	t := &Tunnel{next: next, frames: make(chan []byte), closed: closerkit.New(0)}
+func newTunnel(next net.Conn) *Tunnel {
+	t := &Tunnel{next: next, frames: make(chan []byte), stop: make(chan struct{})}
 	go t.readLoop()
-	if _, err := next.Write([]byte("hello")); err != nil {
-		t.Close()
-		return nil, err
-	}
-	return t, nil
+	return t
 }
 
 func (t *Tunnel) readLoop() {
@@ -137,7 +135,7 @@ func (t *Tunnel) readLoop() {
 		}
 		select {
 		case t.frames <- append([]byte(nil), buf[:n]...):
-		case <-t.closed.HasBeenClosed():
+		case <-t.stop:
 			return
 		}
 	}
@@ -146,89 +144,61 @@ func (t *Tunnel) readLoop() {
 func (t *Tunnel) Read(p []byte) (int, error) { return copy(p, <-t.frames), nil }
 
 func (t *Tunnel) Close() error {
-	t.closed.Signal()
+	t.once.Do(func() { close(t.stop) })
 	return t.next.Close()
 }
 
-// A relay whose greeting fails is returned with the error, for the
-// caller to close.
-type Relay struct {
-	next   net.Conn
-	frames chan []byte
-	stop   chan struct{}
-}
-
-func OpenRelay(next net.Conn) (*Relay, error) {
-	r := &Relay{next: next, frames: make(chan []byte), stop: make(chan struct{})}
-	go r.readLoop()
-	_, err := next.Write([]byte("hello"))
-	return r, err
-}
-
-func (r *Relay) readLoop() {
-	buf := make([]byte, 1500)
-	for {
-		n, err := r.next.Read(buf)
-		if err != nil {
-			return
-		}
-		select {
-		case r.frames <- append([]byte(nil), buf[:n]...):
-		case <-r.stop:
-			return
-		}
+// OpenTunnel closes the tunnel when the greeting fails.
+func OpenTunnel(next net.Conn) (*Tunnel, error) {
+	t := newTunnel(next)
+	if _, err := next.Write([]byte("hello")); err != nil {
+		t.Close()
+		return nil, err
 	}
+	return t, nil
 }
 
-func (r *Relay) Read(p []byte) (int, error) { return copy(p, <-r.frames), nil }
-
-func (r *Relay) Close() error {
-	close(r.stop)
-	return r.next.Close()
+// OpenRelay returns the tunnel with the error, for the caller to close.
+func OpenRelay(next net.Conn) (*Tunnel, error) {
+	t := newTunnel(next)
+	_, err := next.Write([]byte("hello"))
+	return t, err
 }
 
-// A pipe is registered with its hub before its greeting, so a failed pipe
-// is still the hub's to close.
-type Pipe struct {
-	next   net.Conn
-	frames chan []byte
-	stop   chan struct{}
-}
+// A hub registers each tunnel before its greeting: a failed one is still
+// the hub's to close.
+type tunnelHub struct{ tunnels map[*Tunnel]bool }
 
-type pipeHub struct{ pipes map[*Pipe]bool }
-
-func (h *pipeHub) Open(next net.Conn) (*Pipe, error) {
-	p := &Pipe{next: next, frames: make(chan []byte), stop: make(chan struct{})}
-	h.pipes[p] = true
-	go p.readLoop()
+func (h *tunnelHub) Open(next net.Conn) (*Tunnel, error) {
+	t := newTunnel(next)
+	h.tunnels[t] = true
 	if _, err := next.Write([]byte("hello")); err != nil {
 		return nil, err
 	}
-	return p, nil
+	return t, nil
 }
 
-func (h *pipeHub) CloseAll() {
-	for p := range h.pipes {
-		close(p.stop)
+func (h *tunnelHub) CloseAll() {
+	for t := range h.tunnels {
+		t.Close()
 	}
 }
 
-func (p *Pipe) readLoop() {
-	buf := make([]byte, 1500)
-	for {
-		n, err := p.next.Read(buf)
-		if err != nil {
-			return
-		}
-		select {
-		case p.frames <- append([]byte(nil), buf[:n]...):
-		case <-p.stop:
-			return
-		}
+// DialLink hands a tunnel whose greeting fails back inside the error.
+func DialLink(next net.Conn) (*Tunnel, error) {
+	t := newTunnel(next)
+	if _, err := next.Write([]byte("hello")); err != nil {
+		return nil, &LinkError{Tunnel: t, Err: err}
 	}
+	return t, nil
 }
 
-func (p *Pipe) Read(b []byte) (int, error) { return copy(b, <-p.frames), nil }
+type LinkError struct {
+	Tunnel *Tunnel
+	Err    error
+}
+
+func (e *LinkError) Error() string { return e.Err.Error() }
 
 // A session's read loop also gives up on the dial's context, which the
 // caller of a failed dial cancels: that way out does not belong to the
@@ -283,12 +253,17 @@ type TickerFeed struct {
 }
 
 func SubscribeTicker(next net.Conn, topic string) (*TickerFeed, error) {
-	t := &TickerFeed{next: next, items: make(chan []byte, 16), stop: make(chan struct{})}
-	go t.readLoop()
+	t := newTickerFeed(next)
 	if _, err := next.Write([]byte("subscribe " + topic)); err != nil {
 		return nil, err
 	}
 	return t, nil
+}
+
+func newTickerFeed(next net.Conn) *TickerFeed {
+	t := &TickerFeed{next: next, items: make(chan []byte, 16), stop: make(chan struct{})}
+	go t.readLoop()
+	return t
 }
 
 func (t *TickerFeed) readLoop() {
@@ -349,53 +324,6 @@ func (g *Greeter) Close() error {
 	close(g.stop)
 	return g.next.Close()
 }
-
-// A link whose dial fails is handed back inside the dial's error, for the
-// caller to close.
-type Link struct {
-	next   net.Conn
-	frames chan []byte
-	stop   chan struct{}
-}
-
-type LinkError struct {
-	Link *Link
-	Err  error
-}
-
-func (e *LinkError) Error() string { return e.Err.Error() }
-
-func DialLink(next net.Conn) (*Link, error) {
-	l := &Link{next: next, frames: make(chan []byte), stop: make(chan struct{})}
-	go l.readLoop()
-	if _, err := next.Write([]byte("hello")); err != nil {
-		return nil, &LinkError{Link: l, Err: err}
-	}
-	return l, nil
-}
-
-func (l *Link) readLoop() {
-	buf := make([]byte, 1500)
-	for {
-		n, err := l.next.Read(buf)
-		if err != nil {
-			return
-		}
-		select {
-		case l.frames <- append([]byte(nil), buf[:n]...):
-		case <-l.stop:
-			return
-		}
-	}
-}
-
-func (l *Link) Read(b []byte) (int, error) { return copy(b, <-l.frames), nil }
-
-func (l *Link) Close() error {
-	close(l.stop)
-	return l.next.Close()
-}
-
 
 // A stream's reader forwards data only once the stream is open, which
 // only a successful OpenStream marks: a failed open drops a stream whose

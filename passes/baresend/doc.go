@@ -232,20 +232,22 @@
 // select sends on: a stop channel of its own, or what a method of its
 // closer returns (c.closed.Done()), fired only by closing or sending on
 // that field or calling another method of it. Such a select is reported
-// when a function that makes the object starts, through the calls that
-// hand the object on, the goroutine that sends, and can then return
-// without it (a failed handshake's return nil, err) while nothing on that
-// path, nor any goroutine it starts other than the sender, receives from
-// the channel or fires the way out, and the object went nowhere but into
-// the package's own goroutines, closures, objects and methods. After that
-// return no one can call its Read or its Close, so the goroutine waits for
-// good at its next send: for a buffered channel, the send must be able to
-// run again. The finding names the return, the go statement and the make.
-// A constructor that closes the object on failure, returns it with the
-// error, registers it somewhere first, or lets the goroutine also give up
-// on a context from outside the object is not reported, nor is a send
-// that runs only after a test of the object's own flag or state (it may
-// run only once the constructor has succeeded). The same proof reports a
+// when a function that makes the object (itself, or through a helper of
+// the package that makes it and starts its goroutine, c := newConn())
+// starts, through the calls that hand the object on, the goroutine that
+// sends, and can then return without it (a failed handshake's return
+// nil, err) while nothing on that path, nor any goroutine it starts other
+// than the sender, receives from the channel or fires the way out, and
+// the object went nowhere but into the package's own goroutines,
+// closures, objects and methods. After that return no one can call its
+// Read or its Close, so the goroutine waits for good at its next send:
+// for a buffered channel, the send must be able to run again. The
+// finding names the return, the go statement and the make. A constructor
+// that closes the object on failure, returns it with the error or inside
+// it, registers it somewhere first, or lets the goroutine also give up on
+// a context from outside the object is not reported, nor is a send that
+// runs only after a test of the object's own flag or state (it may run
+// only once the constructor has succeeded). The same proof reports a
 // plain send on such a channel whose receivers are the object's own
 // methods (a Next no one can call once the watcher is dropped), unless
 // the buffer has room for every send.

@@ -21,8 +21,9 @@ type Drop struct {
 	Return *ssa.Return // the return that drops the object
 	Start  *ssa.Go     // starts the goroutine that sends
 	Type   *types.Named
-	Field  *types.Var // the channel sent on
-	Signal *types.Var // the field whose signal is the select's way out; nil for a plain send
+	Helper *ssa.Function // the helper Ctor got the object from, or nil when Ctor made it
+	Field  *types.Var    // the channel sent on
+	Signal *types.Var    // the field whose signal is the select's way out; nil for a plain send
 }
 
 // DroppedOwner returns the Drop that leaves the send at instr (a plain
@@ -247,6 +248,9 @@ func (x *Index) dropIn(h holder, t *types.Named, f *types.Var, signals []signal)
 		}
 		if x.quietOnWay(h, ret, t, f, signals) {
 			d := Drop{Ctor: h.fn, Return: ret, Start: h.start, Type: t, Field: f}
+			if call, ok := h.obj.(*ssa.Call); ok {
+				d.Helper = call.Common().StaticCallee()
+			}
 			if len(signals) > 0 {
 				d.Signal = signals[0].field
 			}

@@ -3,6 +3,7 @@ package verdict
 import (
 	"golang.org/x/tools/go/ssa"
 
+	"github.com/sendlint/sendlint/internal/chans"
 	"github.com/sendlint/sendlint/internal/report"
 )
 
@@ -19,7 +20,7 @@ func (j *Judge) Dropped(instr ssa.Instruction, state int, base string) (Verdict,
 	obj := "the *" + d.Type.Obj().Name()
 	v := Verdict{
 		Blocks: true,
-		Reason: OwnerName(d.Ctor) + " can return without " + obj + " it made while the goroutine that sends here runs on: ",
+		Reason: OwnerName(d.Ctor) + " can return without " + obj + " it " + made(d) + " while the goroutine that sends here runs on: ",
 		Makes:  j.idx.FieldMakes(d.Field),
 	}
 	if d.Signal != nil {
@@ -34,4 +35,13 @@ func (j *Judge) Dropped(instr ssa.Instruction, state int, base string) (Verdict,
 		v.Related = append(v.Related, related(mk.Pos(), report.MadeHere+capSuffix(mk)))
 	}
 	return v, true
+}
+
+// made says how the maker came by the object: "made", or "got from
+// newConn".
+func made(d chans.Drop) string {
+	if d.Helper != nil {
+		return "got from " + OwnerName(d.Helper)
+	}
+	return "made"
 }

@@ -274,7 +274,7 @@ func (t *TickerFeed) readLoop() {
 			return
 		}
 		select {
-		case t.items <- append([]byte(nil), buf[:n]...): // want `send on t\.items \(chan \[\]byte, cap 16\) can block forever: SubscribeTicker can return without the \*TickerFeed it made while the goroutine that sends here runs on: nothing can then fire t\.stop, this select's only way out`
+		case t.items <- append([]byte(nil), buf[:n]...): // want `send on t\.items \(chan \[\]byte, cap 16\) can block forever: SubscribeTicker can return without the \*TickerFeed it got from newTickerFeed while the goroutine that sends here runs on: nothing can then fire t\.stop, this select's only way out`
 		case <-t.stop:
 			return
 		}

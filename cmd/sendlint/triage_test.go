@@ -92,23 +92,30 @@ func TestTriageWedgedServer(t *testing.T) {
 		t.Fatalf("no publisher blocked: the subscriber's connection took all %d messages", publishers)
 	}
 
-	// Stats requests wait for the lock the broadcaster holds; one that
-	// comes while the broadcaster moves on for a moment is answered.
+	// Stats requests wait for the lock the broadcaster holds. The
+	// subscriber's socket can still take a little now and then, which lets
+	// the broadcaster, and one publisher, move on: a request that comes
+	// then is answered, so ask again until some wait, and hand triage the
+	// dump that shows them.
 	const stats = 5
 	var answered atomic.Int32
-	for range stats {
-		requests.Add(1)
-		go get("/stats", &answered)
+	sent := 0
+	ask := func() {
+		for range stats {
+			requests.Add(1)
+			sent++
+			go get("/stats", &answered)
+		}
 	}
-	waitDump(t, base, "/stats to wait for the lock", func(d *triage.Dump) bool {
+	ask()
+	data := waitDump(t, base, "/stats to wait for the lock", func(d *triage.Dump) bool {
 		waiting := parked(d, "sync.Mutex.Lock", "main.(*hub).stats")
-		return waiting > 0 && waiting+int(answered.Load()) == stats
+		settled := waiting+int(answered.Load()) == sent
+		if settled && waiting == 0 && sent < 20*stats {
+			ask()
+		}
+		return settled && waiting > 0 && parked(d, "chan send", "main.(*hub).publish") > 0
 	})
-
-	// The subscriber's socket can still take a little now and then, which
-	// lets the broadcaster, and one publisher, move on: count what the
-	// dump that triage reads shows.
-	data := fetchDump(t, base)
 	final, err := triage.Parse("dump", data)
 	if err != nil {
 		t.Fatal(err)
@@ -197,18 +204,20 @@ func fetchDump(t *testing.T, base string) []byte {
 }
 
 // waitDump polls the server's goroutine dump until ready holds, for at
-// most two minutes: under a loaded machine the server and the triage
-// that builds SSA take their time, and nothing here measures speed.
-func waitDump(t *testing.T, base, what string, ready func(*triage.Dump) bool) {
+// most two minutes, and returns the dump that satisfied it: under a
+// loaded machine the server and the triage that builds SSA take their
+// time, and nothing here measures speed.
+func waitDump(t *testing.T, base, what string, ready func(*triage.Dump) bool) []byte {
 	t.Helper()
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
-		d, err := triage.Parse("dump", fetchDump(t, base))
+		data := fetchDump(t, base)
+		d, err := triage.Parse("dump", data)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if ready(d) {
-			return
+			return data
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)

@@ -8,10 +8,11 @@ import (
 )
 
 // Dropped is the verdict for the send at instr (a select's case state, or
-// -1) on a channel of an object its maker can drop, in a select whose
-// every way out is a signal of the same object (chans.Drop): the maker's
-// return, the go statement and the channel's makes are its proof.
-// base names the object as the send spells it ("c" of c.decrypted).
+// -1 for a plain send) on a channel of an object its maker can drop,
+// when every other way out of the select is a signal of the same object
+// (chans.Drop): the maker's return, the go statement and the channel's
+// makes are its proof. base names the object as the send spells it ("c"
+// of c.decrypted).
 func (j *Judge) Dropped(instr ssa.Instruction, state int, base string) (Verdict, bool) {
 	d, ok := j.idx.DroppedOwner(instr, state)
 	if !ok {

@@ -99,7 +99,7 @@ func (c *checker) checkSend(send *ssa.Send) {
 // maker can drop (verdict.Dropped), unless the buffer has room for every
 // send.
 func (c *checker) dropped(send *ssa.Send) (verdict.Verdict, bool) {
-	base, _, ok := strings.Cut(c.exprString(send.Pos(), send.Chan), ".")
+	base, ok := holderExpr(c.exprString(send.Pos(), send.Chan))
 	if !ok {
 		return verdict.Verdict{}, false
 	}
@@ -191,8 +191,7 @@ func (c *checker) checkDropped(sel *ssa.Select) {
 		if st.Dir != types.SendOnly {
 			continue
 		}
-		name := c.exprString(st.Pos, st.Chan)
-		base, _, ok := strings.Cut(name, ".")
+		base, ok := holderExpr(c.exprString(st.Pos, st.Chan))
 		if !ok {
 			continue
 		}
@@ -201,6 +200,13 @@ func (c *checker) checkDropped(sel *ssa.Select) {
 			return
 		}
 	}
+}
+
+// holderExpr returns the expression that holds the channel field a send
+// names: "c.conn" of c.conn.out.
+func holderExpr(ch string) (string, bool) {
+	i := strings.LastIndex(ch, ".")
+	return ch[:max(i, 0)], i > 0
 }
 
 func firstSendPos(sel *ssa.Select) token.Pos {

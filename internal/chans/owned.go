@@ -185,7 +185,7 @@ func (w *homeWalk) arg(c ssa.CallInstruction, i int) bool {
 	case common.StaticCallee() != nil:
 		callees = []*ssa.Function{common.StaticCallee()}
 	default:
-		if f := fieldOfLoad(common.Value); f != nil && f.Exported() {
+		if f := LoadedField(common.Value); f != nil && f.Exported() {
 			return false // a callback the package's users may set
 		}
 		callees = w.x.funcValues(common.Signature())

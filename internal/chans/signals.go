@@ -181,18 +181,18 @@ func (x *Index) touches(fn *ssa.Function, f *types.Var, signals []signal) bool {
 		for _, instr := range b.Instrs {
 			switch instr := instr.(type) {
 			case *ssa.UnOp:
-				if instr.Op == token.ARROW && fieldOfLoad(instr.X) == f {
+				if instr.Op == token.ARROW && LoadedField(instr.X) == f {
 					return true
 				}
 			case *ssa.Select:
 				for _, st := range instr.States {
-					g := fieldOfLoad(st.Chan)
+					g := LoadedField(st.Chan)
 					if st.Dir == types.RecvOnly && g == f || st.Dir == types.SendOnly && isSignalChan(g, signals) {
 						return true
 					}
 				}
 			case *ssa.Send:
-				if isSignalChan(fieldOfLoad(instr.Chan), signals) {
+				if isSignalChan(LoadedField(instr.Chan), signals) {
 					return true
 				}
 			case ssa.CallInstruction:
@@ -211,7 +211,7 @@ func (x *Index) touches(fn *ssa.Function, f *types.Var, signals []signal) bool {
 func touchesAt(c ssa.CallInstruction, signals []signal) bool {
 	common := c.Common()
 	if b, ok := common.Value.(*ssa.Builtin); ok {
-		return b.Name() == "close" && len(common.Args) == 1 && isSignalChan(fieldOfLoad(common.Args[0]), signals)
+		return b.Name() == "close" && len(common.Args) == 1 && isSignalChan(LoadedField(common.Args[0]), signals)
 	}
 	var recv ssa.Value
 	var name string
@@ -223,7 +223,7 @@ func touchesAt(c ssa.CallInstruction, signals []signal) bool {
 	default:
 		return false
 	}
-	g := fieldOfLoad(recv)
+	g := LoadedField(recv)
 	for _, s := range signals {
 		if s.method != "" && s.field == g && s.method != name {
 			return true
@@ -239,12 +239,4 @@ func isSignalChan(g *types.Var, signals []signal) bool {
 		}
 	}
 	return false
-}
-
-// fieldOfLoad returns the field v is loaded from, or nil.
-func fieldOfLoad(v ssa.Value) *types.Var {
-	if addr := loadedAddr(v); addr != nil {
-		return FieldOf(addr.X.Type(), addr.Field, true)
-	}
-	return nil
 }

@@ -22,14 +22,14 @@ import (
 // whose values are taken and whose signature matches; a value handed to
 // anything else (another package, a map, a channel, a global) leaves home.
 func (x *Index) staysHome(fn *ssa.Function, obj ssa.Value, t *types.Named) (holding map[ssa.Value]bool, ok bool) {
-	w := homeWalk{x: x, t: t, maker: fn, seen: make(map[homeVisit]bool)}
+	w := homeWalk{x: x, t: t, maker: fn, seen: make(map[homeVisit]bool), held: make(map[ssa.Value]bool)}
 	if !w.value(obj, nil) || w.over {
 		return nil, false
 	}
 	holding = make(map[ssa.Value]bool)
-	for k := range w.seen {
-		if k.v.Parent() == fn {
-			holding[k.v] = true
+	for v := range w.held {
+		if v.Parent() == fn {
+			holding[v] = true
 		}
 	}
 	return holding, true
@@ -45,7 +45,8 @@ type homeWalk struct {
 	t     *types.Named
 	maker *ssa.Function
 	seen  map[homeVisit]bool
-	over  bool // the walk grew past maxHome
+	held  map[ssa.Value]bool // the values of seen, whatever the site
+	over  bool               // the walk grew past maxHome
 }
 
 // maxHome bounds the values homeWalk follows.
@@ -64,6 +65,7 @@ func (w *homeWalk) value(v ssa.Value, site ssa.CallInstruction) bool {
 		return false
 	}
 	w.seen[key] = true
+	w.held[v] = true
 	refs := v.Referrers()
 	if refs == nil {
 		return true
@@ -116,7 +118,7 @@ func (w *homeWalk) use(v ssa.Value, ref ssa.Instruction, site ssa.CallInstructio
 func (w *homeWalk) storedInto(addr ssa.Value, site ssa.CallInstruction) bool {
 	switch a := addr.(type) {
 	case *ssa.FieldAddr:
-		if w.holds(a.X) {
+		if w.held[a.X] {
 			return true
 		}
 		switch base := a.X.(type) {
@@ -131,16 +133,6 @@ func (w *homeWalk) storedInto(addr ssa.Value, site ssa.CallInstruction) bool {
 		}
 	case *ssa.Alloc:
 		return w.value(a, site)
-	}
-	return false
-}
-
-// holds reports whether the walk already follows v.
-func (w *homeWalk) holds(v ssa.Value) bool {
-	for k := range w.seen {
-		if k.v == v {
-			return true
-		}
 	}
 	return false
 }
@@ -178,7 +170,7 @@ func (w *homeWalk) arg(c ssa.CallInstruction, i int) bool {
 	switch {
 	case common.IsInvoke():
 		m := w.x.methodOf(w.t, common.Method.Name())
-		if m == nil || !w.holds(common.Value) {
+		if m == nil || !w.held[common.Value] {
 			return false
 		}
 		callees, i = []*ssa.Function{m}, i+1

@@ -200,7 +200,7 @@ func (x *Index) selectWayOut(r Site, sel *ssa.Select) token.Pos {
 // isStopField reports whether ch is loaded from a field the package only
 // closes, a stop channel (see stopField).
 func (x *Index) isStopField(ch ssa.Value) bool {
-	f := LoadedField(ch)
+	f := x.caseField(ch)
 	return f != nil && x.stopField(f)
 }
 
@@ -313,9 +313,11 @@ func (x *Index) StopsForGood(r Site) bool {
 
 // stopField reports whether the channels in field f are stop signals:
 // the package closes them and sends no values on them (a channel that
-// carries values is no stop signal). Once closed, one fires for good.
+// carries values is no stop signal), or, for a field of another package,
+// a stop method there returns them (SetStopMethods). Once closed, one
+// fires for good.
 func (x *Index) stopField(f *types.Var) bool {
-	return len(x.fieldCloses[f]) > 0 && !x.sentOn(f)
+	return x.foreignStops[f] || len(x.fieldCloses[f]) > 0 && !x.sentOn(f)
 }
 
 // sentOn reports whether the package sends values on channels loaded from
@@ -343,7 +345,7 @@ func (x *Index) sentOn(f *types.Var) bool {
 func (x *Index) stopCases(r Site) []*types.Var {
 	var out []*types.Var
 	for _, ch := range x.giveUpCases(r) {
-		f := LoadedField(ch)
+		f := x.caseField(ch)
 		if f == nil {
 			return nil
 		}

@@ -57,7 +57,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "summarise which functions may block on a send, for the passes that report sends",
 	URL:        "https://pkg.go.dev/github.com/sendlint/sendlint/internal/summary",
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(Blocks), new(Carries), new(Acquires), new(RunsUntilDone), new(InPlace), new(Group)},
+	FactTypes:  []analysis.Fact{new(Blocks), new(Carries), new(Acquires), new(RunsUntilDone), new(InPlace), new(Group), new(StopMethod)},
 	Run:        run,
 }
 
@@ -81,6 +81,8 @@ type Result struct {
 	importedInPlace map[*types.Func][]int
 	// importedGroups holds the dependencies' Group facts.
 	importedGroups map[*types.Func]chans.GroupOp
+	// importedStops holds the dependencies' StopMethod facts.
+	importedStops map[*types.Func]string
 
 	mu   sync.Mutex // guards everything below
 	ssa  *buildssa.SSA
@@ -127,6 +129,7 @@ func run(pass *analysis.Pass) (any, error) {
 	r.importedLocks = importedLocks(pass)
 	r.importedRunners, r.importedInPlace = importedParams(pass)
 	r.importedGroups = importedGroups(pass)
+	r.importedStops = importedStops(pass)
 	r.exportFacts(pass)
 	return r, nil
 }
@@ -269,6 +272,7 @@ func (r *Result) chanIndex() *chans.Index {
 			op, ok := r.importedGroups[fn]
 			return op, ok
 		})
+		r.idx.SetStopMethods(func(fn *types.Func) string { return r.importedStops[fn] })
 	}
 	return r.idx
 }
@@ -320,6 +324,7 @@ func (r *Result) guardedRunners(pass *analysis.Pass, fn *ssa.Function, obj *type
 func (r *Result) guardedGroups(pass *analysis.Pass, fn *ssa.Function, obj *types.Func) {
 	defer func() { _ = recover() }()
 	r.exportGroups(pass, fn, obj)
+	r.exportStopMethod(pass, fn, obj)
 }
 
 // guardedSummary summarises fn and contains a panic in doing so: a function

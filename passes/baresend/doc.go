@@ -113,6 +113,14 @@
 //   - a blocking select whose cases are all sends, when one of them has
 //     such a proof.
 //
+// A stop channel is a field its package closes and sends no value on.
+// A receiver gives up on it by reading the field, or through a method
+// that returns it and takes nothing else (a service base's Quit), in the
+// same package or, through a fact, in another: a loop that embeds a
+// service base of another package and gives up when the service quits
+// stops for good, and a send after that waits forever. A method that
+// returns a channel of values (a base's Events) is no stop channel.
+//
 // A select with a way out is reported in one case: its one send is on a
 // field channel whose every receiver gives up for good on a stop channel
 // of the same struct, which the package closes, and its only way out is

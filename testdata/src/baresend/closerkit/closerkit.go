@@ -2,7 +2,8 @@
 // to be waited for: a stop channel and a WaitGroup that counts the
 // goroutines it was handed to. Its methods carry Group facts: Done marks
 // one goroutine done, Wait and SignalAndWait wait for all of them;
-// Signal and HasBeenClosed touch no count.
+// Signal and HasBeenClosed touch no count. HasBeenClosed carries a
+// StopMethod fact: it returns the stop channel, which only Signal closes.
 package closerkit
 
 import "sync"
@@ -23,7 +24,7 @@ func (c *Closer) AddRunning(delta int) { c.waiting.Add(delta) }
 
 func (c *Closer) Signal() { c.once.Do(func() { close(c.stop) }) }
 
-func (c *Closer) HasBeenClosed() <-chan struct{} { return c.stop }
+func (c *Closer) HasBeenClosed() <-chan struct{} { return c.stop } // want HasBeenClosed:`returns the stop channel stop`
 
 func (c *Closer) Done() { // want Done:`marks a goroutine counted in waiting done`
 	if c == nil {

@@ -119,7 +119,11 @@
 // same package or, through a fact, in another: a loop that embeds a
 // service base of another package and gives up when the service quits
 // stops for good, and a send after that waits forever. A method that
-// returns a channel of values (a base's Events) is no stop channel.
+// returns a channel of values (a base's Events) is no stop channel. A
+// closed stop channel is taken as final even where a Reset makes a new
+// one (a service base's Reset that panics unless the service overrides
+// OnReset); restarts within the package are weighed where the loop is
+// started again (the reconnect above).
 //
 // A select with a way out is reported in one case: its one send is on a
 // field channel whose every receiver gives up for good on a stop channel

@@ -46,11 +46,10 @@ func returnedField(fn *ssa.Function) *types.Var {
 	}
 	var field *types.Var
 	for _, b := range fn.Blocks {
-		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok {
+		if !isReturnBlock(b) {
 			continue
 		}
-		v := ret.Results[0]
+		v := b.Instrs[len(b.Instrs)-1].(*ssa.Return).Results[0]
 		if ct, ok := v.(*ssa.ChangeType); ok {
 			v = ct.X // chan T returned as <-chan T
 		}
@@ -103,7 +102,7 @@ func (x *Index) importedStop(callee *ssa.Function) *types.Var {
 	if recv == nil {
 		return nil
 	}
-	s, ok := derefStruct(recv.Type())
+	s, ok := derefType(recv.Type()).Underlying().(*types.Struct)
 	if !ok {
 		return nil
 	}
@@ -114,14 +113,4 @@ func (x *Index) importedStop(callee *ssa.Function) *types.Var {
 		}
 	}
 	return nil
-}
-
-// derefStruct returns the struct t points to.
-func derefStruct(t types.Type) (*types.Struct, bool) {
-	p, ok := t.Underlying().(*types.Pointer)
-	if !ok {
-		return nil, false
-	}
-	s, ok := p.Elem().Underlying().(*types.Struct)
-	return s, ok
 }

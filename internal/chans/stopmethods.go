@@ -67,10 +67,14 @@ func returnedField(fn *ssa.Function) *types.Var {
 }
 
 // caseField returns the field a select case's channel ch comes from: the
-// field it is loaded from, or the one a stop method called on its
-// receiver alone returns. nil when it is neither.
+// field it is loaded from, the context field whose Done it is, or the
+// field a stop method called on its receiver alone returns. nil when it
+// is none of them.
 func (x *Index) caseField(ch ssa.Value) *types.Var {
 	if f := LoadedField(ch); f != nil {
+		return f
+	}
+	if f := x.contextField(ch); f != nil {
 		return f
 	}
 	call, ok := ch.(*ssa.Call)
@@ -108,9 +112,74 @@ func (x *Index) importedStop(callee *ssa.Function) *types.Var {
 	}
 	for i := range s.NumFields() {
 		if f := s.Field(i); f.Name() == name {
-			x.foreignStops[f.Origin()] = true
+			x.extraStops[f.Origin()] = true
 			return f.Origin()
 		}
 	}
 	return nil
+}
+
+// A context kept in a field is a stop signal too, when the package sets
+// the field only on objects it has just made, from a context someone can
+// cancel:
+//
+//	func NewRouter(ctx context.Context) *Router {
+//		r := &Router{in: make(chan msg)}
+//		r.ctx, r.cancel = context.WithCancel(ctx)
+//		return r
+//	}
+//
+//	case <-r.ctx.Done(): // for good: r.ctx is never replaced
+//
+// Once done, that context stays done for the object's whole life, as a
+// closed stop channel does. A field set again on a live object (a Serve
+// that makes a new context for each run) is not, nor is a root context,
+// which no one cancels.
+
+// contextField returns the field f when ch is f's Done (ch = x.f.Done())
+// and f is such a stop signal, and marks f as one (stopField); otherwise
+// nil.
+func (x *Index) contextField(ch ssa.Value) *types.Var {
+	ctx := DoneOf(ch)
+	if ctx == nil {
+		return nil
+	}
+	f := LoadedField(ctx)
+	if f == nil || f.Exported() || !x.setOnMake(f) {
+		return nil
+	}
+	x.extraStops[f] = true
+	return f
+}
+
+// setOnMake reports whether every store into the context field f stores,
+// into an object its function has just allocated, a context that can be
+// cancelled: a parameter, or one that context.WithCancel, WithTimeout or
+// WithDeadline made.
+func (x *Index) setOnMake(f *types.Var) bool {
+	sts := x.fieldSts[f]
+	for _, st := range sts {
+		addr, ok := st.Addr.(*ssa.FieldAddr)
+		if !ok {
+			return false
+		}
+		if _, fresh := addr.X.(*ssa.Alloc); !fresh || !cancellable(st.Val) {
+			return false
+		}
+	}
+	return len(sts) > 0
+}
+
+// cancellable reports whether the context v can be cancelled: the
+// caller's, or one a context.With function made.
+func cancellable(v ssa.Value) bool {
+	switch v := v.(type) {
+	case *ssa.Parameter:
+		return true
+	case *ssa.Extract:
+		mk, ok := v.Tuple.(*ssa.Call)
+		return ok && v.Index == 0 && isContextFunc(mk.Call.StaticCallee(),
+			"WithCancel", "WithCancelCause", "WithTimeout", "WithTimeoutCause", "WithDeadline", "WithDeadlineCause")
+	}
+	return false
 }

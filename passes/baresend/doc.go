@@ -119,7 +119,13 @@
 // same package or, through a fact, in another: a loop that embeds a
 // service base of another package and gives up when the service quits
 // stops for good, and a send after that waits forever. A method that
-// returns a channel of values (a base's Events) is no stop channel. A
+// returns a channel of values (a base's Events) is no stop channel. The
+// Done of a context kept in an unexported field is one when the package
+// sets the field only on objects it has just made, from the caller's
+// context or one that context.WithCancel (WithTimeout, WithDeadline)
+// made: once done it stays done for the object's life. A field set again
+// on a live object (a Start that makes a new context for each run) is
+// not, nor a root context no one cancels. A
 // closed stop channel is taken as final even where a Reset makes a new
 // one (a service base's Reset that panics unless the service overrides
 // OnReset); restarts within the package are weighed where the loop is

@@ -1,6 +1,7 @@
 package baresend
 
 import (
+	"context"
 	"time"
 
 	"baresend/basekit"
@@ -101,4 +102,97 @@ func (g *gossip) gossipRoutine() {
 
 func (g *gossip) Broadcast(m string) {
 	g.msgs <- m // want `\[audit: its receiver \(\*gossip\)\.gossipRoutine can stop waiting, but may run again for the same channel\]`
+}
+
+// A metrics router keeps the context it was made with; its Run loop, which
+// a supervisor may call again, gives up when that context is done, and it
+// stays done: once Close has cancelled it, no run receives, and a report
+// made after that waits for good.
+type metricsRouter struct {
+	ctx     context.Context
+	cancel  context.CancelFunc
+	reports chan string
+}
+
+func NewMetricsRouter(ctx context.Context) *metricsRouter {
+	r := &metricsRouter{reports: make(chan string)}
+	r.ctx, r.cancel = context.WithCancel(ctx)
+	return r
+}
+
+func (r *metricsRouter) Run() {
+	for {
+		select {
+		case m := <-r.reports:
+			_ = m
+		case <-r.ctx.Done():
+			return
+		}
+	}
+}
+
+func (r *metricsRouter) Close() { r.cancel() }
+
+func (r *metricsRouter) Report(m string) {
+	r.reports <- m // want `send on r\.reports \(chan string, unbuffered\) can block forever: its receiver \(\*metricsRouter\)\.Run can stop receiving`
+}
+
+// A job runner makes a new context for every Start, so the loop that gave
+// up on the last one runs again, on a live context, after the next Start.
+type jobRunner struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	jobs   chan string
+}
+
+func NewJobRunner() *jobRunner { return &jobRunner{jobs: make(chan string)} }
+
+func (j *jobRunner) Start() {
+	j.ctx, j.cancel = context.WithCancel(context.Background())
+	go j.loop()
+}
+
+func (j *jobRunner) Stop() { j.cancel() }
+
+func (j *jobRunner) loop() {
+	for {
+		select {
+		case name := <-j.jobs:
+			_ = name
+		case <-j.ctx.Done():
+			return
+		}
+	}
+}
+
+func (j *jobRunner) Submit(name string) {
+	j.jobs <- name // want `\[audit: its receiver \(\*jobRunner\)\.loop can stop waiting, but may run again for the same channel\]`
+}
+
+// An idle watcher is made with a root context, which no one cancels: its
+// loop never gives up on it, and a later Watch receives again.
+type idleWatcher struct {
+	ctx   context.Context
+	ticks chan int
+}
+
+func NewIdleWatcher() *idleWatcher {
+	return &idleWatcher{ctx: context.Background(), ticks: make(chan int)}
+}
+
+func (w *idleWatcher) Watch() { go w.watch() }
+
+func (w *idleWatcher) watch() {
+	for {
+		select {
+		case n := <-w.ticks:
+			_ = n
+		case <-w.ctx.Done():
+			return
+		}
+	}
+}
+
+func (w *idleWatcher) Tick(n int) {
+	w.ticks <- n // want `\[audit: its receiver \(\*idleWatcher\)\.watch can stop waiting, but may run again for the same channel\]`
 }

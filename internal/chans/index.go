@@ -74,7 +74,7 @@ type Index struct {
 
 	importedGroups func(*types.Func) (GroupOp, bool)
 	importedStops  func(*types.Func) string   // see SetStopMethods
-	extraStops     map[*types.Var]bool        // stop signals the package does not close: other packages' stop fields (SetStopMethods), context fields (contextField)
+	importedFields map[*types.Var]bool        // other packages' stop fields, as their stop methods return them
 	groupMemo      map[*ssa.Function]GroupOp  // GroupMethod's answers; the zero GroupOp is none
 	signals        map[Site][]ssa.Instruction // stopSignals' answers; nil when it has none
 
@@ -96,36 +96,36 @@ type Index struct {
 // NewIndex indexes funcs, the source functions of one package.
 func NewIndex(pkg *ssa.Package, funcs []*ssa.Function) *Index {
 	x := &Index{
-		pkg:         pkg,
-		closures:    make(map[*ssa.Function][]*ssa.MakeClosure),
-		calls:       make(map[*ssa.Function][]ssa.CallInstruction),
-		escaped:     make(map[*ssa.Function]bool),
-		fieldVals:   make(map[*types.Var][]ssa.Value),
-		fieldSts:    make(map[*types.Var][]*ssa.Store),
-		globalVals:  make(map[*ssa.Global][]ssa.Value),
-		globalSts:   make(map[*ssa.Global][]*ssa.Store),
-		uses:        make(map[*ssa.MakeChan]*Uses),
-		loops:       make(map[*ssa.Function]*flow.Loops),
-		invoked:     make(map[string]bool),
-		invokes:     make(map[string][]ssa.CallInstruction),
-		ifaces:      make(map[string][]*types.Interface),
-		inserts:     make(map[any][]*ssa.MapUpdate),
-		deletes:     make(map[any][]*ssa.Call),
-		bound:       make(map[types.Object]bool),
-		thunked:     make(map[types.Object]bool),
-		boundVals:   make(map[types.Object][]*ssa.MakeClosure),
-		goStarts:    make(map[*ssa.Function][]*ssa.Go),
-		fieldCloses: make(map[*types.Var][]*ssa.Call),
-		funcs:       funcs,
-		runners:     make(map[runnerKey]bool),
-		fieldRuns:   make(map[*types.Var]bool),
-		kept:        make(map[*types.Var]bool),
-		operated:    make(map[*types.Var]bool),
-		shipped:     make(map[*ssa.Function]bool),
-		fired:       make(map[*types.Var][]ssa.Instruction),
-		groupMemo:   make(map[*ssa.Function]GroupOp),
-		signals:     make(map[Site][]ssa.Instruction),
-		extraStops:  make(map[*types.Var]bool),
+		pkg:            pkg,
+		closures:       make(map[*ssa.Function][]*ssa.MakeClosure),
+		calls:          make(map[*ssa.Function][]ssa.CallInstruction),
+		escaped:        make(map[*ssa.Function]bool),
+		fieldVals:      make(map[*types.Var][]ssa.Value),
+		fieldSts:       make(map[*types.Var][]*ssa.Store),
+		globalVals:     make(map[*ssa.Global][]ssa.Value),
+		globalSts:      make(map[*ssa.Global][]*ssa.Store),
+		uses:           make(map[*ssa.MakeChan]*Uses),
+		loops:          make(map[*ssa.Function]*flow.Loops),
+		invoked:        make(map[string]bool),
+		invokes:        make(map[string][]ssa.CallInstruction),
+		ifaces:         make(map[string][]*types.Interface),
+		inserts:        make(map[any][]*ssa.MapUpdate),
+		deletes:        make(map[any][]*ssa.Call),
+		bound:          make(map[types.Object]bool),
+		thunked:        make(map[types.Object]bool),
+		boundVals:      make(map[types.Object][]*ssa.MakeClosure),
+		goStarts:       make(map[*ssa.Function][]*ssa.Go),
+		fieldCloses:    make(map[*types.Var][]*ssa.Call),
+		funcs:          funcs,
+		runners:        make(map[runnerKey]bool),
+		fieldRuns:      make(map[*types.Var]bool),
+		kept:           make(map[*types.Var]bool),
+		operated:       make(map[*types.Var]bool),
+		shipped:        make(map[*ssa.Function]bool),
+		fired:          make(map[*types.Var][]ssa.Instruction),
+		groupMemo:      make(map[*ssa.Function]GroupOp),
+		signals:        make(map[Site][]ssa.Instruction),
+		importedFields: make(map[*types.Var]bool),
 	}
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {

@@ -112,7 +112,7 @@ func (x *Index) importedStop(callee *ssa.Function) *types.Var {
 	}
 	for i := range s.NumFields() {
 		if f := s.Field(i); f.Name() == name {
-			x.extraStops[f.Origin()] = true
+			x.importedFields[f.Origin()] = true
 			return f.Origin()
 		}
 	}
@@ -137,19 +137,22 @@ func (x *Index) importedStop(callee *ssa.Function) *types.Var {
 // which no one cancels.
 
 // contextField returns the field f when ch is f's Done (ch = x.f.Done())
-// and f is such a stop signal, and marks f as one (stopField); otherwise
-// nil.
+// and f is such a stop signal (contextStop); otherwise nil.
 func (x *Index) contextField(ch ssa.Value) *types.Var {
 	ctx := DoneOf(ch)
 	if ctx == nil {
 		return nil
 	}
-	f := LoadedField(ctx)
-	if f == nil || f.Exported() || !x.setOnMake(f) {
-		return nil
+	if f := LoadedField(ctx); f != nil && x.contextStop(f) {
+		return f
 	}
-	x.extraStops[f] = true
-	return f
+	return nil
+}
+
+// contextStop reports whether f is an unexported context field that the
+// package sets only on new objects, from a context someone can cancel.
+func (x *Index) contextStop(f *types.Var) bool {
+	return isContext(f.Type()) && !f.Exported() && x.setOnMake(f)
 }
 
 // setOnMake reports whether every store into the context field f stores,

@@ -315,10 +315,10 @@ func (x *Index) StopsForGood(r Site) bool {
 // the package closes them and sends no values on them (a channel that
 // carries values is no stop signal); or, for a field of another package,
 // a stop method there returns them (SetStopMethods); or f holds a context
-// set only on new objects (contextField). Once closed, or done, one fires
+// set only on new objects (contextStop). Once closed, or done, one fires
 // for good.
 func (x *Index) stopField(f *types.Var) bool {
-	return x.extraStops[f] || len(x.fieldCloses[f]) > 0 && !x.sentOn(f)
+	return x.importedFields[f] || x.contextStop(f) || len(x.fieldCloses[f]) > 0 && !x.sentOn(f)
 }
 
 // sentOn reports whether the package sends values on channels loaded from

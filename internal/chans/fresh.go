@@ -260,20 +260,29 @@ func FieldLoad(v ssa.Value) (base ssa.Value, field int, ok bool) {
 //	pconn.availch = make(chan struct{}, 1)  // t5 = make chan struct{} 1:int; *t4 = t5
 //	pconn.availch <- struct{}{}             // t7 = *t6 (t6 = &t3.availch); send t7 <- {}
 //
-// The buffer is empty at the store, so the send finds room.
+// The buffer is empty at the store, so the send finds room. A receiver
+// that a closure captures is loaded anew from its cell for each use, and
+// two loads of one cell with no store to it between are one object:
+//
+//	t29 = *t0; *(&t29.buffer) = t30   // t0 = new *T (t)
+//	t32 = *t0; t34 = *(&t32.buffer); send t34 <- t45
 func JustStored(send *ssa.Send) bool {
 	base, field, ok := FieldLoad(send.Chan)
 	if !ok {
 		return false
 	}
+	cell := loadedFrom(base)
 	b := send.Block()
 	for i := flow.IndexOf(send) - 1; i >= 0; i-- {
 		switch in := b.Instrs[i].(type) {
 		case ssa.CallInstruction, *ssa.Send, *ssa.Select:
 			return false
 		case *ssa.Store:
+			if cell != nil && in.Addr == cell {
+				return false // the variable now holds another object
+			}
 			fa, ok := in.Addr.(*ssa.FieldAddr)
-			if !ok || fa.X != base || fa.Field != field {
+			if !ok || fa.Field != field || fa.X != base && (cell == nil || loadedFrom(fa.X) != cell) {
 				continue
 			}
 			mk, ok := in.Val.(*ssa.MakeChan)
@@ -281,6 +290,14 @@ func JustStored(send *ssa.Send) bool {
 		}
 	}
 	return false
+}
+
+// loadedFrom returns the cell v is loaded from (v = *cell), or nil.
+func loadedFrom(v ssa.Value) ssa.Value {
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		return load.X
+	}
+	return nil
 }
 
 // isLenOrCap reports whether instr is a call of the builtin len or cap.

@@ -282,8 +282,11 @@
 // by the capacity; or the first sends on a channel just made into a
 // struct nobody else has yet, up to its capacity, where handing the
 // struct to this package's methods that touch only its other fields
-// (t.resetThresholds()) still leaves it to the function; or a channel
-// just made into a struct
+// (t.resetThresholds()) still leaves it to the function; or the first
+// send on a buffered channel its block just stored into the field it
+// sends on, with no call between (t.buffer = make(chan batch, 1);
+// t.buffer <- first), also when a closure captures t and each use loads
+// it anew; or a channel just made into a struct
 // nobody else has yet, filled in a loop that tests len(b.ch) < n, its
 // capacity, before each send; or a goroutine of that struct's maker that
 // sends at most n - len(b.ch) values, counted by a loop that steps its

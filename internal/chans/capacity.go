@@ -254,6 +254,7 @@ func (x *Index) countWith(u *Uses, sites []Site, ownerTrips func(*ssa.BasicBlock
 		runs[r][s.Instr] = 1
 	}
 	owner := make(map[ssa.Instruction]int) // weights on the owner's instructions
+	byStart := make(map[ssa.Instruction]map[*ssa.Function]map[ssa.Instruction]int)
 	for _, r := range order {
 		if r.start == nil {
 			for instr, w := range runs[r] {
@@ -261,11 +262,59 @@ func (x *Index) countWith(u *Uses, sites []Site, ownerTrips func(*ssa.BasicBlock
 			}
 			continue
 		}
-		loops := x.Loops(r.fn)
-		trips := func(b *ssa.BasicBlock) int { return loops.Trips(b, nil, Many) }
-		owner[r.start] = min(owner[r.start]+flow.MaxCount(r.fn, runs[r], trips, Many), Many)
+		if byStart[r.start] == nil {
+			byStart[r.start] = make(map[*ssa.Function]map[ssa.Instruction]int)
+		}
+		byStart[r.start][r.fn] = runs[r]
+	}
+	for _, r := range order {
+		fns := byStart[r.start]
+		if fns == nil {
+			continue // the owner's, or a start already counted
+		}
+		owner[r.start] = min(owner[r.start]+x.startCount(fns), Many)
+		delete(byStart, r.start)
 	}
 	return flow.MaxCount(u.Owner(), owner, ownerTrips, Many)
+}
+
+// startCount returns how many values the functions one start of the owner
+// runs can send, given each function's sends: the sum of what each can
+// send in one run, but for a body and the closure it defers to report a
+// panic, which never both send in one execution (see recoveringSends).
+func (x *Index) startCount(fns map[*ssa.Function]map[ssa.Instruction]int) int {
+	n := 0
+	paired := make(map[*ssa.Function]bool)
+	for _, rr := range x.recoveringSends(fns) {
+		if paired[rr.body] || paired[rr.deferred] {
+			continue
+		}
+		paired[rr.body], paired[rr.deferred] = true, true
+		body := fns[rr.body]
+		unfinished := make(map[ssa.Instruction]int)
+		final := finalSends(body)
+		for instr, w := range body {
+			if !final[instr] {
+				unfinished[instr] = w
+			}
+		}
+		beforePanic := x.runCount(rr.body, unfinished) + x.runCount(rr.deferred, fns[rr.deferred])
+		n += max(x.runCount(rr.body, body), beforePanic)
+	}
+	for fn, sends := range fns {
+		if !paired[fn] {
+			n += x.runCount(fn, sends)
+		}
+	}
+	return min(n, Many)
+}
+
+// runCount returns the most values one run of fn sends, weighing its
+// sends by weights and by how often their blocks can run.
+func (x *Index) runCount(fn *ssa.Function, weights map[ssa.Instruction]int) int {
+	loops := x.Loops(fn)
+	trips := func(b *ssa.BasicBlock) int { return loops.Trips(b, nil, Many) }
+	return flow.MaxCount(fn, weights, trips, Many)
 }
 
 // sentOn returns the channel a send site sends on.

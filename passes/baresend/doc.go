@@ -298,7 +298,12 @@
 // to nil once it fires), where every send on the slot reads it from a message just
 // received, at most its capacity times per message. Once the channel
 // escapes to code the package cannot see, only the sends made before the
-// escape are counted.
+// escape are counted. A goroutine that also reports a panic on the channel,
+// from a closure it defers once and last that sends only when recover()
+// returns a panic, sends one value either way when the body's send is the
+// last thing before its return with nothing between that can panic
+// (errc <- work() after defer func() { if r := recover(); r != nil {
+// errc <- ... } }()).
 //
 // Guaranteed receive. A send from a goroutine is not reported when its
 // starter receives on every path before returning, or, for N senders,

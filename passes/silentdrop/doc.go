@@ -126,15 +126,6 @@
 //     the send may be on is made in the package with capacity 1, a mailbox
 //     for a notice, not a queue (a newer interval or leader dropped behind
 //     an older one is lost news, and is reported);
-//   - [audit: its receivers keep nothing of the value, they only test it:
-//     a drop loses a notice, not data]: every receive of the channel in
-//     the package uses what it takes only in the tests of ifs, directly or
-//     through calls whose results it tests (a NAT watcher that refreshes a
-//     timestamp when a public peer connects). The value is not stored,
-//     sent, returned, captured or handed to a call whose result is
-//     dropped, and it is never compared with a constant: a command the
-//     receiver acts on by its kind is data, and its drop is reported. The
-//     callees are taken to read what they are given, not to keep it;
 //   - [audit: the one waiting for it gives up after a while, and a late
 //     answer has no one to go to]: the channel is a reply slot that only
 //     its maker receives from, once at least in a select that can give up

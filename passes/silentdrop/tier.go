@@ -21,7 +21,6 @@ const (
 	missPool       = "the receiver takes from this channel without waiting: a pool or free list"
 	missReplaced   = "a newer value replaces it (coalescing)"
 	missOneSlot    = "the channel holds one value, and a pending one already carries the news (coalescing)"
-	missNotice     = "its receivers keep nothing of the value, they only test it: a drop loses a notice, not data"
 	missRegistered = "the channel is one a caller handed to this package, and that caller sizes its buffer"
 	missNotOwed    = "the dropped value is not owed to a caller or a request"
 	missLate       = "the one waiting for it gives up after a while, and a late answer has no one to go to"
@@ -49,8 +48,6 @@ func (c *checker) missing(d *branch, sends []int) string {
 			return missReplaced
 		case c.oneSlot(st.Chan):
 			return missOneSlot
-		case c.noticeOnly(st.Chan):
-			return missNotice
 		case c.registered(st.Chan):
 			return missRegistered
 		case c.lateAnswer(d.sel, st.Chan):

@@ -56,3 +56,41 @@ func (b *board) recordBad(v View) {
 	default:
 	}
 }
+
+// A block requester is told to retry through a one-slot channel that
+// carries the peer that failed. The requester only tests the peer, and
+// then resets the request made to it: a retry for a second peer dropped
+// behind a pending one for the first is lost, and that block waits for
+// the retry timer.
+type blockRequester struct {
+	redo  chan string
+	peers map[string]bool
+}
+
+func newBlockRequester() *blockRequester {
+	return &blockRequester{redo: make(chan string, 1), peers: make(map[string]bool)}
+}
+
+func (r *blockRequester) retryBad(peer string) {
+	select {
+	case r.redo <- peer: // want `send on r\.redo \(chan string, cap 1\) drops the string without a trace when the channel is full: the default neither returns a status, logs, counts nor hands the value on$`
+	default:
+	}
+}
+
+func (r *blockRequester) run() {
+	for peer := range r.redo {
+		if r.requestedFrom(peer) && r.reset(peer) {
+			r.request()
+		}
+	}
+}
+
+func (r *blockRequester) requestedFrom(peer string) bool { return r.peers[peer] }
+
+func (r *blockRequester) reset(peer string) bool {
+	delete(r.peers, peer)
+	return len(r.peers) == 0
+}
+
+func (r *blockRequester) request() { r.peers["next"] = true }

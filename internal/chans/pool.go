@@ -35,7 +35,8 @@ func (x *Index) TokenPool(f *types.Var) bool {
 }
 
 // filledWhereMade reports whether the function that made mk sends on it,
-// or on field f, in a loop bounded by mk's capacity.
+// or on field f, in a loop bounded by mk's capacity: the size it was made
+// with, or cap of the channel.
 func (x *Index) filledWhereMade(mk *ssa.MakeChan, f *types.Var) bool {
 	owner := mk.Parent()
 	loops := x.Loops(owner)
@@ -49,12 +50,23 @@ func (x *Index) filledWhereMade(mk *ssa.MakeChan, f *types.Var) bool {
 			if l == nil || loops.Depth(b) > 1 {
 				continue
 			}
-			if bound := flow.LoopBound(l); bound != nil && SameValue(bound, mk.Size) {
+			if bound := flow.LoopBound(l); bound != nil && (SameValue(bound, mk.Size) || x.capOf(bound, mk, f)) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// capOf reports whether v is cap(ch) of the channel mk made or of field
+// f: a fill loop written for range cap(p.slots).
+func (x *Index) capOf(v ssa.Value, mk *ssa.MakeChan, f *types.Var) bool {
+	call, ok := v.(*ssa.Call)
+	if !ok || len(call.Call.Args) != 1 {
+		return false
+	}
+	b, ok := call.Call.Value.(*ssa.Builtin)
+	return ok && b.Name() == "cap" && x.madeOrField(call.Call.Args[0], mk, f)
 }
 
 func (x *Index) madeOrField(ch ssa.Value, mk *ssa.MakeChan, f *types.Var) bool {

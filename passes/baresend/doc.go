@@ -317,7 +317,9 @@
 // its function took from the same channel (a semaphore or a token) uses no
 // room. Paths through t.Fatal, log.Fatal, os.Exit and runtime.Goexit end
 // there. A token put back in a deferred closure, after it was taken from
-// the same field, refills too. A counting semaphore made in the function
+// the same field, refills too, and so does a token given back to a pool
+// its maker filled to the brim (make(chan T, n) filled by a loop of n, or
+// of cap of the channel, trips). A counting semaphore made in the function
 // (sem <- token before each worker, every worker giving it back on every
 // path, by a receive of its own, a helper's, or a deferred func() { <-sem
 // }()) waits only for a worker to finish, and is not reported. A receive

@@ -148,3 +148,67 @@ func pushAllLeakyBad(conns []*peerConn) {
 		}(c)
 	}
 }
+
+// A node filter checks candidates on a bounded number of goroutines: each
+// takes a slot before it starts and gives it back when done. The pool is
+// filled to its capacity where it is made, so giving a slot back always
+// finds room. A pool filled short of its capacity holds no promise: a
+// slot given back that was never taken can find it full.
+type nodeFilter struct {
+	slots  chan struct{}
+	passed chan string
+}
+
+func newNodeFilter(workers int, next func() (string, bool), check func(string) bool) *nodeFilter {
+	f := &nodeFilter{slots: make(chan struct{}, workers+1), passed: make(chan string)}
+	for range cap(f.slots) {
+		f.slots <- struct{}{}
+	}
+	go f.run(next, check)
+	return f
+}
+
+func (f *nodeFilter) run(next func() (string, bool), check func(string) bool) {
+	for {
+		n, ok := next()
+		if !ok {
+			return
+		}
+		<-f.slots
+		go func() {
+			if check(n) {
+				f.passed <- n
+			}
+			f.slots <- struct{}{} // ok: gives back the slot it took from a full pool
+		}()
+	}
+}
+
+// Next waits for the next node that passed.
+func (f *nodeFilter) Next() string { return <-f.passed }
+
+// shortFilter fills its pool with one slot fewer than it holds.
+type shortFilter struct{ slots chan struct{} }
+
+func newShortFilter(workers int, next func() (string, bool), check func(string) bool) *shortFilter {
+	f := &shortFilter{slots: make(chan struct{}, workers+1)}
+	for range workers {
+		f.slots <- struct{}{} // want `send on f\.slots .*\[audit: `
+	}
+	go f.run(next, check)
+	return f
+}
+
+func (f *shortFilter) run(next func() (string, bool), check func(string) bool) {
+	for {
+		n, ok := next()
+		if !ok {
+			return
+		}
+		<-f.slots
+		go func() {
+			check(n)
+			f.slots <- struct{}{} // want `send on f\.slots \(chan struct\{\}\) can block forever: its receiver \(\*shortFilter\)\.run can stop receiving`
+		}()
+	}
+}

@@ -23,6 +23,24 @@ import (
 // In SSA each is a web of phis whose incoming values are constants or
 // other phis of the web. Following their values along a path lets a
 // search skip the branches a flag rules out.
+//
+// A variable that starts nil and is set by a receive (see nilWeb) is
+// followed the same way, by whether it is nil: a stop request taken in a
+// loop, or else waited for after it.
+//
+//	var errc chan error
+//	for errc == nil && err == nil {
+//		select {
+//		case errc = <-quit:
+//		case <-tick:
+//		}
+//	}
+//	if errc == nil {
+//		errc = <-quit      // taken here unless the loop took it
+//	}
+//
+// Its bit says "is nil", known on the edges that carry the nil constant,
+// a channel just made, or another followed phi.
 type flags struct {
 	bit map[*ssa.Phi]uint
 }
@@ -94,7 +112,11 @@ func (f *flags) enter(e env, from, to *ssa.BasicBlock) env {
 		mask := uint64(1) << i
 		out.known &^= mask
 		out.val &^= mask
-		if v, ok := f.eval(e, phi.Edges[k]); ok {
+		eval := f.eval
+		if !isBool(phi.Type()) {
+			eval = f.isNil
+		}
+		if v, ok := eval(e, phi.Edges[k]); ok {
 			out.known |= mask
 			if v {
 				out.val |= mask
@@ -132,6 +154,9 @@ func (f *flags) eval(e env, v ssa.Value) (bool, bool) {
 	case *ssa.Const:
 		return boolConst(v)
 	case *ssa.BinOp:
+		if nilTest, ok := f.nilTest(e, v); ok {
+			return nilTest, true
+		}
 		x, okx := v.X.(*ssa.Const)
 		y, oky := v.Y.(*ssa.Const)
 		if !okx || !oky || x.Value == nil || y.Value == nil || !isComparison(v.Op) {
@@ -154,6 +179,101 @@ func (f *flags) eval(e env, v ssa.Value) (bool, bool) {
 		}
 	}
 	return false, false
+}
+
+// nilTest decides ch == nil and ch != nil for a followed channel phi.
+func (f *flags) nilTest(e env, v *ssa.BinOp) (bool, bool) {
+	if v.Op != token.EQL && v.Op != token.NEQ {
+		return false, false
+	}
+	x, y := v.X, v.Y
+	if isNilConst(x) {
+		x, y = y, x
+	}
+	phi, ok := x.(*ssa.Phi)
+	if !ok || !isNilConst(y) || isBool(phi.Type()) {
+		return false, false
+	}
+	isNil, ok := f.isNil(e, phi)
+	return isNil == (v.Op == token.EQL), ok
+}
+
+// isNil says whether v, the value a followed channel phi takes on an edge,
+// is nil, when e decides it.
+func (f *flags) isNil(e env, v ssa.Value) (bool, bool) {
+	switch v := v.(type) {
+	case *ssa.Const:
+		return v.IsNil(), true
+	case *ssa.MakeChan:
+		return false, true
+	case *ssa.Phi:
+		return f.eval(e, v)
+	}
+	return false, false
+}
+
+// nilWeb returns the flags of fn's variables that start nil and are set
+// only by the values taken says come from a receive, or back to nil (an
+// error reset after each try): a web of phis whose incoming values are
+// the nil constant, a channel just made, a taken value or another phi of
+// the web. Only these are followed,
+// so a function with many other flags stays cheap to search.
+func nilWeb(fn *ssa.Function, taken func(ssa.Value) bool) *flags {
+	cand := make(map[*ssa.Phi]bool)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if phi, ok := instr.(*ssa.Phi); ok && nillable(phi.Type()) {
+				cand[phi] = true
+			}
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for phi := range cand {
+			for _, e := range phi.Edges {
+				switch e := e.(type) {
+				case *ssa.Const, *ssa.MakeChan:
+					continue
+				case *ssa.Phi:
+					if cand[e] {
+						continue
+					}
+				}
+				if taken(e) {
+					continue
+				}
+				delete(cand, phi)
+				changed = true
+				break
+			}
+		}
+	}
+	if len(cand) == 0 || len(cand) > maxFlags {
+		return nil
+	}
+	f := &flags{bit: make(map[*ssa.Phi]uint, len(cand))}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if phi, ok := instr.(*ssa.Phi); ok && cand[phi] {
+				f.bit[phi] = uint(len(f.bit))
+			}
+		}
+	}
+	return f
+}
+
+// nillable reports whether nil is a value of t.
+func nillable(t types.Type) bool {
+	switch t.Underlying().(type) {
+	case *types.Chan, *types.Interface, *types.Pointer, *types.Map, *types.Slice, *types.Signature:
+		return true
+	}
+	return false
+}
+
+func isNilConst(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.IsNil()
 }
 
 func isComparison(op token.Token) bool {

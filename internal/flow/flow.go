@@ -348,6 +348,19 @@ func MinCount(from *ssa.BasicBlock, start int, instrs map[ssa.Instruction]bool, 
 	return n
 }
 
+// MinCountTaking is MinCount for receives that set a channel variable,
+// such as a stop request's reply channel: it follows whether each such
+// variable is still nil (see nilWeb), taken saying which values come from
+// the counted receives, so a receive made only when none was taken
+// before (if errc == nil { errc = <-quit }) is not skipped.
+func MinCountTaking(from *ssa.BasicBlock, start int, instrs map[ssa.Instruction]bool, edges map[Edge]int, taken func(ssa.Value) bool) int {
+	if n, ok := minCount(from, start, instrs, edges, nilWeb(from.Parent(), taken)); ok {
+		return n
+	}
+	n, _ := minCount(from, start, instrs, edges, nil)
+	return n
+}
+
 // statesPerBlock bounds the (block, flags) pairs minCount visits, per
 // block of the function, before it gives up on the flags: the search
 // scans its nodes for the nearest, so its cost grows with their square.

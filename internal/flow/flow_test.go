@@ -160,6 +160,37 @@ func flagged(ch chan int, in chan int) int {
 	}
 }
 
+func quitOnce(quit chan chan error, tick chan int, fail func() bool) {
+	var errc chan error
+	for errc == nil {
+		if fail() {
+			break
+		}
+		select {
+		case errc = <-quit:
+		case <-tick:
+		}
+	}
+	if errc == nil {
+		errc = <-quit
+	}
+	errc <- nil
+}
+
+func quitUnlessFailed(quit chan chan error, tick chan int, fail func() bool) {
+	var errc chan error
+	for errc == nil {
+		if fail() {
+			return
+		}
+		select {
+		case errc = <-quit:
+		case <-tick:
+		}
+	}
+	errc <- nil
+}
+
 func firstOfTwo(ch chan int) int {
 	err := 0
 	for range 2 {
@@ -239,6 +270,30 @@ func TestMinCount(t *testing.T) {
 		fn := build(t, src, tc.fn)
 		if got := MinCount(fn.Blocks[0], -1, recvs(fn), caseEdges(fn)); got != tc.want {
 			t.Errorf("MinCount(%s) = %d, want %d", tc.fn, got, tc.want)
+		}
+	}
+}
+
+// TestMinCountTaking checks that a channel variable set by a receive is
+// followed by whether it is still nil.
+func TestMinCountTaking(t *testing.T) {
+	taken := func(v ssa.Value) bool {
+		e, ok := v.(*ssa.Extract)
+		return ok && e.Index >= 2
+	}
+	for _, tc := range []struct {
+		fn   string
+		want int
+	}{
+		{"quitOnce", 1}, // waited for after the loop unless the loop took it
+		{"quitUnlessFailed", 0},
+	} {
+		fn := build(t, src, tc.fn)
+		if got := MinCountTaking(fn.Blocks[0], -1, recvs(fn), caseEdges(fn), taken); got != tc.want {
+			t.Errorf("MinCountTaking(%s) = %d, want %d", tc.fn, got, tc.want)
+		}
+		if got := MinCount(fn.Blocks[0], -1, recvs(fn), caseEdges(fn)); got != 0 {
+			t.Errorf("MinCount(%s) = %d, want 0: it does not follow channel variables", tc.fn, got)
 		}
 	}
 }

@@ -185,7 +185,7 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 	if w, ok := j.selfFill(v, recvs, instr); ok {
 		return w
 	}
-	var again, running *chans.Site
+	var again, running, taken *chans.Site
 	var underTest *Verdict
 	var runningWhy string
 	for _, r := range recvs {
@@ -195,6 +195,12 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 		if why := j.outlives(r, instr, ch, v.Makes); why != "" {
 			if running == nil {
 				running, runningWhy = &r, why
+			}
+			continue
+		}
+		if j.idx.StopsOnTake(r, ch, recvs) {
+			if taken == nil {
+				taken = &r // a stop request: the receiver waits for the first
 			}
 			continue
 		}
@@ -244,6 +250,12 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 	}
 	if underTest != nil {
 		return *underTest
+	}
+	if taken != nil {
+		name := OwnerName(taken.Func)
+		v.Related = append(v.Related, related(recvPos(*taken), "its receiver "+name+" takes one value here, and then stops"))
+		v.Missing = "its receiver " + name + " stops only once it takes one value from it: a send blocks only after another one for the same run"
+		return v
 	}
 	if again != nil {
 		v.Related = append(v.Related, related(recvPos(*again), "its receiver "+OwnerName(again.Func)+" can stop waiting here"))

@@ -305,6 +305,17 @@
 // (errc <- work() after defer func() { if r := recover(); r != nil {
 // errc <- ... } }()).
 //
+// Stop requests. A channel of reply channels (quit chan chan error) whose
+// receiver stops only once it has taken a request from it, on every path
+// (the request ends its loop; an error that ends the loop first is
+// followed by a wait for the request, if errc == nil { errc = <-quit }),
+// cannot lose that receiver before the first request arrives: a send on
+// it goes to the audit tier, since only a second request for the same run
+// (a second Close) can block. Whether a variable set by the receive is
+// still nil is followed along each path. A channel of other values may
+// carry the stop among the work it is there for, and work sent after the
+// stop is stranded: it stays reported.
+//
 // Guaranteed receive. A send from a goroutine is not reported when its
 // starter receives on every path before returning, or, for N senders,
 // receives until the channel is closed or exactly N times, or counts its

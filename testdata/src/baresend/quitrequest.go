@@ -1,0 +1,106 @@
+package baresend
+
+import "time"
+
+// A database meters itself on a goroutine until Close asks it to stop,
+// handing it a channel for the last error. The meter stops only once it
+// has taken that request: if a failed reading ends its loop first, it
+// waits for the request before it returns. Close's send cannot find it
+// gone, so only a second Close could block (audit). A meter that returns
+// on a failed reading without waiting leaves Close blocked for good; and
+// a worker whose requests channel carries its stop among the work it is
+// there for strands the work sent after the stop.
+
+type meteredDB struct {
+	quit  chan chan error
+	stats func() error
+}
+
+func openMeteredDB(stats func() error) *meteredDB {
+	db := &meteredDB{quit: make(chan chan error), stats: stats}
+	go db.meter()
+	return db
+}
+
+func (db *meteredDB) Close() error {
+	errc := make(chan error)
+	db.quit <- errc // want `send on db\.quit \(chan chan error, unbuffered\) can block forever: .*\[audit: its receiver \(\*meteredDB\)\.meter stops only once it takes one value from it: a send blocks only after another one for the same run\]$`
+	return <-errc
+}
+
+func (db *meteredDB) meter() {
+	var (
+		errc chan error
+		err  error
+	)
+	for errc == nil && err == nil {
+		select {
+		case errc = <-db.quit:
+		case <-time.After(time.Second):
+			err = db.stats()
+		}
+	}
+	if errc == nil {
+		errc = <-db.quit // a failed reading: wait for Close
+	}
+	errc <- err // want `send on errc \(chan error\) can block forever: .*\[audit: no receiver of it is visible in this package\]$`
+}
+
+type quitterDB struct {
+	quit  chan chan error
+	stats func() error
+}
+
+func openQuitterDB(stats func() error) *quitterDB {
+	db := &quitterDB{quit: make(chan chan error), stats: stats}
+	go db.meter()
+	return db
+}
+
+func (db *quitterDB) CloseBad() error {
+	errc := make(chan error)
+	db.quit <- errc // want `send on db\.quit \(chan chan error, unbuffered\) can block forever: its receiver \(\*quitterDB\)\.meter can stop receiving`
+	return <-errc
+}
+
+func (db *quitterDB) meter() {
+	for {
+		select {
+		case errc := <-db.quit:
+			errc <- nil
+			return
+		case <-time.After(time.Second):
+			if db.stats() != nil {
+				return // gone without waiting for Close
+			}
+		}
+	}
+}
+
+type job struct {
+	stop bool
+	run  func()
+}
+
+type jobWorker struct{ jobs chan job }
+
+func newJobWorker() *jobWorker {
+	w := &jobWorker{jobs: make(chan job)}
+	go w.work()
+	return w
+}
+
+func (w *jobWorker) SubmitBad(run func()) {
+	w.jobs <- job{run: run} // want `send on w\.jobs \(chan job, unbuffered\) can block forever: its receiver \(\*jobWorker\)\.work can stop receiving`
+}
+
+func (w *jobWorker) Stop() { w.jobs <- job{stop: true} } // want `send on w\.jobs \(chan job, unbuffered\) can block forever: its receiver \(\*jobWorker\)\.work can stop receiving`
+
+func (w *jobWorker) work() {
+	for j := range w.jobs {
+		if j.stop {
+			return
+		}
+		j.run()
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/sendlint/sendlint/internal/logging"
 )
 
 // maxDepth bounds how deep the search for a trace follows calls to
@@ -150,13 +152,8 @@ func (t *tracer) call(call ssa.CallInstruction, depth int) bool {
 		}
 		return false
 	}
-	if f := callee(cc); f != nil {
-		if k := classify(f, recvName(cc, f)); k != none {
-			return k != quiet
-		}
-		if k := t.fprintToStd(cc, f); k {
-			return true
-		}
+	if k := logging.Call(cc); k != logging.None {
+		return k != logging.Quiet
 	}
 	for _, a := range cc.Args {
 		// A function of the package handed to the call, as a log helper
@@ -192,24 +189,6 @@ func (t *tracer) handsOn(cc *ssa.CallCommon) bool {
 		}
 	}
 	return false
-}
-
-// callee returns the function or interface method a call names.
-func callee(cc *ssa.CallCommon) *types.Func {
-	if cc.IsInvoke() {
-		return cc.Method
-	}
-	if fn := cc.StaticCallee(); fn != nil {
-		if f, ok := fn.Object().(*types.Func); ok {
-			return f
-		}
-		if fn.Origin() != nil {
-			if f, ok := fn.Origin().Object().(*types.Func); ok {
-				return f
-			}
-		}
-	}
-	return nil
 }
 
 // tells reports whether a call the pass does not follow (an interface

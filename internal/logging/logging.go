@@ -1,4 +1,9 @@
-package silentdrop
+// Package logging recognises the calls that make an event visible: a
+// logger's output methods, metric and counter updates, and the calls that
+// end the process or the goroutine. It matches them by package and name
+// (Classify), and, for functions of other modules that wrap them, through
+// the summary's Logs fact.
+package logging
 
 import (
 	"go/types"
@@ -7,34 +12,34 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// kind classifies a call the default branch makes.
-type kind int
+// Kind classifies a call.
+type Kind int
 
 const (
-	none   kind = iota // not known: judged by the other rules
-	quiet              // known to leave no trace
-	logs               // writes a log line
-	counts             // updates a metric, a counter or an atomic
-	exits              // ends the process or the goroutine
+	None   Kind = iota // not known: judged by the other rules
+	Quiet              // known to leave no trace
+	Logs               // writes a log line
+	Counts             // updates a metric, a counter or an atomic
+	Exits              // ends the process or the goroutine
 )
 
-// classify says what a call to f does, by f's package and name, and for a
+// Classify says what a call to f does, by f's package and name, and for a
 // method by its receiver type. Packages are matched by import path, so a
 // user type that happens to have a Warn method is not a logger unless its
 // type is named like one (see byShape).
-func classify(f *types.Func, recv string) kind {
+func Classify(f *types.Func, recv string) Kind {
 	if f.Pkg() == nil {
-		return none // error.Error and other universe methods
+		return None // error.Error and other universe methods
 	}
 	path, name := f.Pkg().Path(), f.Name()
 	if rule, ok := known[path]; ok {
-		if k := rule(recv, name); k != none {
+		if k := rule(recv, name); k != None {
 			return k
 		}
 	}
 	for _, p := range knownPrefix {
 		if strings.HasPrefix(path, p.prefix) {
-			if k := p.rule(recv, name); k != none {
+			if k := p.rule(recv, name); k != None {
 				return k
 			}
 		}
@@ -42,11 +47,11 @@ func classify(f *types.Func, recv string) kind {
 	return byShape(recv, name)
 }
 
-// recvName returns the name of the receiver type of the method a call
+// RecvName returns the name of the receiver type of the method a call
 // names, without the pointer; "" for a function. For an interface method
 // it is the type of the value the method is invoked on: the abstract
 // method's own receiver may be the bare interface.
-func recvName(cc *ssa.CallCommon, f *types.Func) string {
+func RecvName(cc *ssa.CallCommon, f *types.Func) string {
 	var t types.Type
 	if cc.IsInvoke() {
 		t = cc.Value.Type()
@@ -67,23 +72,23 @@ func recvName(cc *ssa.CallCommon, f *types.Func) string {
 	return ""
 }
 
-type rule func(recv, name string) kind
+type rule func(recv, name string) Kind
 
 // known maps an import path to what its functions and methods do.
 var known = map[string]rule{
 	"log":      logLevels,
 	"log/slog": logLevels,
-	"os":       only(exits, "Exit"),
-	"runtime":  only(exits, "Goexit"),
+	"os":       only(Exits, "Exit"),
+	"runtime":  only(Exits, "Goexit"),
 	"testing":  testingLog,
-	"fmt":      only(logs, "Print", "Printf", "Println"),
-	"sync":     only(quiet, "Put"), // a dropped value returned to a pool is still dropped
-	"expvar":   only(counts, "Add", "AddFloat", "Set", "SetString"),
-	"sync/atomic": func(_, name string) kind {
+	"fmt":      only(Logs, "Print", "Printf", "Println"),
+	"sync":     only(Quiet, "Put"), // a dropped value returned to a pool is still dropped
+	"expvar":   only(Counts, "Add", "AddFloat", "Set", "SetString"),
+	"sync/atomic": func(_, name string) Kind {
 		if strings.HasPrefix(name, "Load") {
-			return none
+			return None
 		}
-		return counts
+		return Counts
 	},
 	"go.uber.org/zap":                                logLevels,
 	"github.com/rs/zerolog":                          zerolog,
@@ -94,12 +99,12 @@ var known = map[string]rule{
 	"github.com/golang/glog":                         logLevels,
 	"github.com/go-logr/logr":                        logLevels,
 	"github.com/hashicorp/go-hclog":                  logLevels,
-	"github.com/go-kit/log":                          only(logs, "Log"),
-	"github.com/go-kit/kit/log":                      only(logs, "Log"),
-	"go.opencensus.io/stats":                         prefixed(counts, "Record"),
-	"github.com/prometheus/client_golang/prometheus": only(counts, "Inc", "Add", "Dec", "Sub", "Set", "Observe", "SetToCurrentTime"),
-	"github.com/rcrowley/go-metrics":                 only(counts, "Inc", "Dec", "Mark", "Update", "Observe"),
-	"github.com/go-kit/kit/metrics":                  only(counts, "Add", "Set", "Observe"),
+	"github.com/go-kit/log":                          only(Logs, "Log"),
+	"github.com/go-kit/kit/log":                      only(Logs, "Log"),
+	"go.opencensus.io/stats":                         prefixed(Counts, "Record"),
+	"github.com/prometheus/client_golang/prometheus": only(Counts, "Inc", "Add", "Dec", "Sub", "Set", "Observe", "SetToCurrentTime"),
+	"github.com/rcrowley/go-metrics":                 only(Counts, "Inc", "Dec", "Mark", "Update", "Observe"),
+	"github.com/go-kit/kit/metrics":                  only(Counts, "Add", "Set", "Observe"),
 }
 
 // knownPrefix maps import path prefixes (a module and its packages) to
@@ -111,30 +116,30 @@ var knownPrefix = []struct {
 	{"google.golang.org/grpc/grpclog", logLevels},
 	{"google.golang.org/grpc/internal/grpclog", logLevels},
 	{"github.com/nats-io/nats-server/v2/logger", logLevels},
-	{"go.opentelemetry.io/otel/metric", only(counts, "Add", "Record")},
-	{"github.com/armon/go-metrics", prefixed(counts, "Incr", "AddSample", "SetGauge", "SetPrecisionGauge", "MeasureSince", "EmitKey")},
-	{"github.com/hashicorp/go-metrics", prefixed(counts, "Incr", "AddSample", "SetGauge", "SetPrecisionGauge", "MeasureSince", "EmitKey")},
+	{"go.opentelemetry.io/otel/metric", only(Counts, "Add", "Record")},
+	{"github.com/armon/go-metrics", prefixed(Counts, "Incr", "AddSample", "SetGauge", "SetPrecisionGauge", "MeasureSince", "EmitKey")},
+	{"github.com/hashicorp/go-metrics", prefixed(Counts, "Incr", "AddSample", "SetGauge", "SetPrecisionGauge", "MeasureSince", "EmitKey")},
 }
 
-func only(k kind, names ...string) rule {
-	return func(_, name string) kind {
+func only(k Kind, names ...string) rule {
+	return func(_, name string) Kind {
 		for _, n := range names {
 			if name == n {
 				return k
 			}
 		}
-		return none
+		return None
 	}
 }
 
-func prefixed(k kind, prefixes ...string) rule {
-	return func(_, name string) kind {
+func prefixed(k Kind, prefixes ...string) rule {
+	return func(_, name string) Kind {
 		for _, p := range prefixes {
 			if strings.HasPrefix(name, p) {
 				return k
 			}
 		}
-		return none
+		return None
 	}
 }
 
@@ -164,37 +169,37 @@ func isLevelName(name string) bool {
 	return false
 }
 
-func logLevels(_, name string) kind {
+func logLevels(_, name string) Kind {
 	if name != "V" && isLevelName(name) || name == "Output" {
-		return logs
+		return Logs
 	}
-	return none
+	return None
 }
 
 // testingLog: (*testing.T).Log and its kin on T, B, F and TB. Error and
 // Fatal mark the test failed, which is louder than a log.
-func testingLog(recv, name string) kind {
+func testingLog(recv, name string) Kind {
 	switch recv {
 	case "T", "B", "F", "TB", "common":
 	default:
-		return none
+		return None
 	}
 	switch name {
 	case "Log", "Logf", "Error", "Errorf", "Fatal", "Fatalf", "Fail", "FailNow":
-		return logs
+		return Logs
 	}
-	return none
+	return None
 }
 
 // zerolog writes when an event is sent: log.Warn().Msg("dropped").
-func zerolog(recv, name string) kind {
+func zerolog(recv, name string) Kind {
 	switch {
 	case recv == "Event" && (name == "Msg" || name == "Msgf" || name == "MsgFunc" || name == "Send"):
-		return logs
+		return Logs
 	case recv == "Logger" && (name == "Print" || name == "Printf" || name == "Log"):
-		return logs
+		return Logs
 	}
-	return none
+	return None
 }
 
 // byShape recognises loggers and metrics of packages the tables do not
@@ -203,13 +208,13 @@ func zerolog(recv, name string) kind {
 // Log, and an update method (Inc, Add, Mark, Observe...) on a type whose
 // name ends in Counter, Gauge, Meter, Histogram, Summary, Observer, Timer
 // or Metric(s).
-func byShape(recv, name string) kind {
+func byShape(recv, name string) Kind {
 	if recv == "" {
-		return none
+		return None
 	}
 	if strings.HasSuffix(recv, "Logger") || strings.HasSuffix(recv, "Log") || recv == "logger" || recv == "log" {
 		if name != "V" && isLevelName(name) {
-			return logs
+			return Logs
 		}
 	}
 	lower := strings.ToLower(recv)
@@ -217,16 +222,50 @@ func byShape(recv, name string) kind {
 		if strings.HasSuffix(lower, suffix) {
 			switch name {
 			case "Inc", "Incr", "Increment", "Add", "Dec", "Sub", "Mark", "Observe", "Record", "Update", "Set":
-				return counts
+				return Counts
 			}
 		}
 	}
-	return none
+	return None
+}
+
+// Call classifies a call: what the function or interface method it names
+// does by Classify, or Logs for fmt.Fprint... on os.Stdout or os.Stderr.
+func Call(cc *ssa.CallCommon) Kind {
+	f := Callee(cc)
+	if f == nil {
+		return None
+	}
+	if k := Classify(f, RecvName(cc, f)); k != None {
+		return k
+	}
+	if fprintToStd(cc, f) {
+		return Logs
+	}
+	return None
+}
+
+// Callee returns the function or interface method a call names.
+func Callee(cc *ssa.CallCommon) *types.Func {
+	if cc.IsInvoke() {
+		return cc.Method
+	}
+	if fn := cc.StaticCallee(); fn != nil {
+		if f, ok := fn.Object().(*types.Func); ok {
+			return f
+		}
+		if fn.Origin() != nil {
+			if f, ok := fn.Origin().Object().(*types.Func); ok {
+				return f
+			}
+		}
+	}
+	return nil
 }
 
 // fprintToStd reports a call of fmt.Fprint, Fprintf or Fprintln on
 // os.Stdout or os.Stderr: a command's way of logging.
-func (t *tracer) fprintToStd(cc *ssa.CallCommon, f *types.Func) bool {
+func fprintToStd(cc *ssa.CallCommon, f *types.Func) bool {
 	if f.Pkg() == nil || f.Pkg().Path() != "fmt" || !strings.HasPrefix(f.Name(), "Fprint") || len(cc.Args) == 0 {
 		return false
 	}

@@ -9,7 +9,9 @@
 // Blocks fact naming the chain, so that a caller in another package sees
 // it. It also exports the package's stream carriers (internal/streams) as
 // Carries facts, so that a Send stored in one package is recognised when
-// it is called in another. The passes read its Result.
+// it is called in another, and a Logs fact for each function that logs,
+// counts or exits (internal/logging), so that a wrapper around a logger
+// in one package is a logger in the next. The passes read its Result.
 //
 // Recursion is memoised over static callees, with a guard for cycles.
 // Calls through interfaces and func values that hold no stream send are
@@ -57,7 +59,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "summarise which functions may block on a send, for the passes that report sends",
 	URL:        "https://pkg.go.dev/github.com/sendlint/sendlint/internal/summary",
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(Blocks), new(Carries), new(Acquires), new(RunsUntilDone), new(InPlace), new(Group), new(StopMethod)},
+	FactTypes:  []analysis.Fact{new(Blocks), new(Carries), new(Acquires), new(RunsUntilDone), new(InPlace), new(Group), new(StopMethod), new(Logs)},
 	Run:        run,
 }
 
@@ -83,6 +85,8 @@ type Result struct {
 	importedGroups map[*types.Func]chans.GroupOp
 	// importedStops holds the dependencies' StopMethod facts.
 	importedStops map[*types.Func]string
+	// importedLogs holds the dependencies' Logs facts.
+	importedLogs map[*types.Func]bool
 
 	mu   sync.Mutex // guards everything below
 	ssa  *buildssa.SSA
@@ -130,6 +134,7 @@ func run(pass *analysis.Pass) (any, error) {
 	r.importedRunners, r.importedInPlace = importedParams(pass)
 	r.importedGroups = importedGroups(pass)
 	r.importedStops = importedStops(pass)
+	r.importedLogs = importedLogs(pass)
 	r.exportFacts(pass)
 	return r, nil
 }
@@ -291,6 +296,7 @@ func (r *Result) exportFacts(pass *analysis.Pass) {
 		r.guardedAcquires(pass, fn, obj)
 		r.guardedRunners(pass, fn, obj)
 		r.guardedGroups(pass, fn, obj)
+		r.exportLogs(pass, fn, obj)
 		if b == nil {
 			continue
 		}

@@ -62,8 +62,13 @@
 // one that refuses a connection through a test-hook wrapper, the
 // connection's refuse, its closeLocal and the setCloseError that wakes
 // its run loop. Functions
-// of other packages are judged by the lists above only, and by what the
-// default hands them.
+// of other packages are judged by the lists above, by what the default
+// hands them, and, outside the standard library, by what their own
+// package found when it was analysed: a function that logs, counts or
+// exits by the lists above, itself or through its package's functions
+// four calls deep (a project's debuglog.Printf around a log.Logger),
+// carries a fact that says so, and a default that calls it leaves a
+// trace.
 //
 // Such a drop is reported by default only when the value is owed to
 // someone and the caller is not told. Both must hold:

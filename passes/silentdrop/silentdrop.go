@@ -37,6 +37,7 @@ type checker struct {
 	pass    *analysis.Pass
 	pkg     *ssa.Package
 	rep     *report.Reporter
+	sum     *summary.Result
 	idx     *chans.Index
 	selects map[token.Pos]*ast.SelectStmt // by the position of the select keyword
 	funcs   []*ssa.Function               // every function of the package, closures included
@@ -55,6 +56,7 @@ func run(pass *analysis.Pass) (any, error) {
 			pass:    pass,
 			pkg:     input.Pkg,
 			rep:     rep,
+			sum:     sum,
 			idx:     idx,
 			selects: selectStmts(pass.Files),
 			funcs:   input.SrcFuncs,

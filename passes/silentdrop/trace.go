@@ -155,6 +155,9 @@ func (t *tracer) call(call ssa.CallInstruction, depth int) bool {
 	if k := logging.Call(cc); k != logging.None {
 		return k != logging.Quiet
 	}
+	if f := logging.Callee(cc); f != nil && t.c.sum.Logs(f) {
+		return true // another module's wrapper around its logger
+	}
 	for _, a := range cc.Args {
 		// A function of the package handed to the call, as a log helper
 		// hands executeLogCall the closure that writes the line.

@@ -13,7 +13,8 @@ import (
 //   - it puts back a token its function took from the same channel
 //     (Refills), or follows a non-blocking receive that made room for it
 //     (MadeRoom);
-//   - it answers through a registry of one-shot reply slots (ReplySlot);
+//   - it answers through a registry of one-shot reply slots (ReplySlot),
+//     or a list of them emptied under a lock after the answers (ListSlot);
 //   - it fills a fresh struct's channel before anyone else sees it, with
 //     room counted or tested by len (FreshField), or, from the maker's
 //     goroutine, no more values than the room the maker measured
@@ -30,7 +31,7 @@ import (
 // The nil channel is not counted against a send: code guards such sends
 // (if ch != nil { ch <- v }).
 func (x *Index) NeverBlocks(instr ssa.Instruction, state int, ch ssa.Value) bool {
-	if Refills(instr, ch) || MadeRoom(instr, ch) && !x.unbuffered(ch) || x.ReplySlot(instr, ch) {
+	if Refills(instr, ch) || MadeRoom(instr, ch) && !x.unbuffered(ch) || x.ReplySlot(instr, ch) || x.ListSlot(instr, ch) {
 		return true
 	}
 	if send, ok := instr.(*ssa.Send); ok && (x.FreshField(send) || JustStored(send) || x.RoomCounted(send)) {

@@ -69,6 +69,10 @@
 //     maker hands the channel out in a loop). A loop over a map that
 //     deletes the entry it sent to before its next trip answers each
 //     entry once (a set of pending requests), and shows no such thing;
+//     nor does a list of fresh one-slot channels that the answering
+//     function takes out whole in the critical section it read it in,
+//     every insertion holding the same lock (ws := s.waiters; s.waiters =
+//     nil), whose answers are not reported at all;
 //   - the owner that returns: a goroutine sends on a channel its starter
 //     made, and the starter can return without receiving it (a select with
 //     a timeout or ctx case, an early return, the first of N answers);

@@ -25,10 +25,6 @@ func (*Logs) AFact() {}
 
 func (*Logs) String() string { return "logs" }
 
-// maxLogsDepth bounds how deep logsIn follows the package's calls, as
-// silentdrop's own search does.
-const maxLogsDepth = 4
-
 // Logs reports whether the function f of another package has the Logs
 // fact. It reads only what run stored, so a pass may ask while it holds
 // the channel index.
@@ -36,18 +32,28 @@ func (r *Result) Logs(f *types.Func) bool { return r.importedLogs[f] }
 
 // exportLogs exports fn's Logs fact when it makes an event visible.
 func (r *Result) exportLogs(pass *analysis.Pass, fn *ssa.Function, obj *types.Func) {
-	if r.logsIn(fn, 0, map[*ssa.Function]bool{}) {
+	if r.logsIn(fn) {
 		pass.ExportObjectFact(obj.Origin(), &Logs{})
 	}
 }
 
-// logsIn reports whether fn, or a function of its package it calls (to
-// maxLogsDepth), logs, counts or exits.
-func (r *Result) logsIn(fn *ssa.Function, depth int, seen map[*ssa.Function]bool) bool {
-	if depth > maxLogsDepth || seen[fn] || len(fn.Blocks) == 0 {
-		return false
+// logsIn reports whether fn, or a function of its package it calls, logs,
+// counts or exits. Answers are memoised; a function met again while its
+// answer is being worked out (a cycle of calls) counts as not logging.
+func (r *Result) logsIn(fn *ssa.Function) bool {
+	if v, ok := r.logs[fn]; ok {
+		return v
 	}
-	seen[fn] = true
+	if r.logs == nil {
+		r.logs = make(map[*ssa.Function]bool)
+	}
+	r.logs[fn] = false
+	v := r.scanLogs(fn)
+	r.logs[fn] = v
+	return v
+}
+
+func (r *Result) scanLogs(fn *ssa.Function) bool {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(ssa.CallInstruction)
@@ -64,7 +70,7 @@ func (r *Result) logsIn(fn *ssa.Function, depth int, seen map[*ssa.Function]bool
 			if f := logging.Callee(cc); f != nil && r.importedLogs[f] {
 				return true
 			}
-			if callee := cc.StaticCallee(); callee != nil && callee.Pkg == fn.Pkg && r.logsIn(callee, depth+1, seen) {
+			if callee := cc.StaticCallee(); callee != nil && callee.Pkg == fn.Pkg && r.logsIn(callee) {
 				return true
 			}
 		}

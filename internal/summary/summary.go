@@ -94,6 +94,8 @@ type Result struct {
 	idx  *chans.Index
 	src  *sourceIndex
 	memo *memo
+	// logs memoises logsIn.
+	logs map[*ssa.Function]bool
 	// locked memoises Acquires; a function being scanned maps to nil.
 	locked map[*ssa.Function][]Acquisition
 	// invoked memoises invokes, impls implementations, implementedBy

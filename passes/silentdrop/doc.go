@@ -65,8 +65,8 @@
 // of other packages are judged by the lists above, by what the default
 // hands them, and, outside the standard library, by what their own
 // package found when it was analysed: a function that logs, counts or
-// exits by the lists above, itself or through its package's functions
-// four calls deep (a project's debuglog.Printf around a log.Logger),
+// exits by the lists above, itself or through the functions of its
+// package it calls (a project's debuglog.Printf around a log.Logger),
 // carries a fact that says so, and a default that calls it leaves a
 // trace.
 //

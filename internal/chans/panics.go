@@ -1,7 +1,9 @@
 package chans
 
 import (
+	"cmp"
 	"go/token"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -51,6 +53,9 @@ func (x *Index) recoveringSends(runs map[*ssa.Function]map[ssa.Instruction]int) 
 			out = append(out, recoverRun{body: body, deferred: d})
 		}
 	}
+	// In source order, so that a closure both deferred and deferring is
+	// paired the same way on every run.
+	slices.SortFunc(out, func(a, b recoverRun) int { return cmp.Compare(a.deferred.Pos(), b.deferred.Pos()) })
 	return out
 }
 

@@ -181,7 +181,7 @@ func (f *flags) eval(e env, v ssa.Value) (bool, bool) {
 	return false, false
 }
 
-// nilTest decides ch == nil and ch != nil for a followed channel phi.
+// nilTest decides v == nil and v != nil for a followed phi v.
 func (f *flags) nilTest(e env, v *ssa.BinOp) (bool, bool) {
 	if v.Op != token.EQL && v.Op != token.NEQ {
 		return false, false
@@ -198,8 +198,8 @@ func (f *flags) nilTest(e env, v *ssa.BinOp) (bool, bool) {
 	return isNil == (v.Op == token.EQL), ok
 }
 
-// isNil says whether v, the value a followed channel phi takes on an edge,
-// is nil, when e decides it.
+// isNil says whether v, the value a followed phi takes on an edge, is
+// nil, when e decides it.
 func (f *flags) isNil(e env, v ssa.Value) (bool, bool) {
 	switch v := v.(type) {
 	case *ssa.Const:
@@ -216,8 +216,8 @@ func (f *flags) isNil(e env, v ssa.Value) (bool, bool) {
 // only by the values taken says come from a receive, or back to nil (an
 // error reset after each try): a web of phis whose incoming values are
 // the nil constant, a channel just made, a taken value or another phi of
-// the web. Only these are followed,
-// so a function with many other flags stays cheap to search.
+// the web. Only these are followed, so a function with many other flags
+// stays cheap to search.
 func nilWeb(fn *ssa.Function, taken func(ssa.Value) bool) *flags {
 	cand := make(map[*ssa.Phi]bool)
 	for _, b := range fn.Blocks {

@@ -153,16 +153,7 @@ func (x *Index) RunsOncePerChannel(r Site, makes []*ssa.MakeChan) bool {
 
 // goEntry returns the function a go statement starts, when it is static:
 // go f(x), go s.m(x), go func() {...}().
-func goEntry(g *ssa.Go) *ssa.Function {
-	switch v := g.Call.Value.(type) {
-	case *ssa.Function:
-		return v
-	case *ssa.MakeClosure:
-		fn, _ := v.Fn.(*ssa.Function)
-		return fn
-	}
-	return nil
-}
+func goEntry(g *ssa.Go) *ssa.Function { return literal(g.Call.Value) }
 
 // HandedOutInLoop reports whether the function that made mk hands the
 // channel on inside a loop that does not make it anew: it passes it to a

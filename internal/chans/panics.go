@@ -72,7 +72,7 @@ func (x *Index) deferredOnceLast(body, d *ssa.Function) bool {
 			if !ok {
 				continue
 			}
-			if deferredClosure(def) == d {
+			if literal(def.Call.Value) == d {
 				if at != nil {
 					return false
 				}
@@ -91,19 +91,6 @@ func (x *Index) deferredOnceLast(body, d *ssa.Function) bool {
 		}
 	}
 	return true
-}
-
-// deferredClosure returns the function a defer runs, when it is a
-// function literal of the deferring function.
-func deferredClosure(def *ssa.Defer) *ssa.Function {
-	switch f := def.Call.Value.(type) {
-	case *ssa.Function:
-		return f
-	case *ssa.MakeClosure:
-		fn, _ := f.Fn.(*ssa.Function)
-		return fn
-	}
-	return nil
 }
 
 // recoverGuarded reports whether instr runs only on the branch where the

@@ -78,11 +78,17 @@ func findFlags(fn *ssa.Function) *flags {
 			}
 		}
 	}
+	return bits(fn, cand)
+}
+
+// bits numbers the phis of cand, in block order so that bits are stable,
+// or returns nil when there are none or too many to follow.
+func bits(fn *ssa.Function, cand map[*ssa.Phi]bool) *flags {
 	if len(cand) == 0 || len(cand) > maxFlags {
 		return nil
 	}
 	f := &flags{bit: make(map[*ssa.Phi]uint, len(cand))}
-	for _, b := range fn.Blocks { // in block order, so bits are stable
+	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			if phi, ok := instr.(*ssa.Phi); ok && cand[phi] {
 				f.bit[phi] = uint(len(f.bit))
@@ -248,18 +254,7 @@ func nilWeb(fn *ssa.Function, taken func(ssa.Value) bool) *flags {
 			}
 		}
 	}
-	if len(cand) == 0 || len(cand) > maxFlags {
-		return nil
-	}
-	f := &flags{bit: make(map[*ssa.Phi]uint, len(cand))}
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			if phi, ok := instr.(*ssa.Phi); ok && cand[phi] {
-				f.bit[phi] = uint(len(f.bit))
-			}
-		}
-	}
-	return f
+	return bits(fn, cand)
 }
 
 // nillable reports whether nil is a value of t.

@@ -82,27 +82,25 @@ func listSlot(ch ssa.Value) (*types.Var, *ssa.UnOp, bool) {
 // listLock returns the class of a lock held at every store into field f,
 // when each store appends a fresh slot to the list or empties it.
 func (x *Index) listLock(f *types.Var) (string, bool) {
-	stores := x.fieldSts[f]
-	var common []string
+	var held Held
 	appended := false
-	for i, st := range stores {
+	for i, st := range x.fieldSts[f] {
 		if c, ok := st.Val.(*ssa.Const); !ok || !c.IsNil() {
 			if !x.appendsSlot(st, f) {
 				return "", false
 			}
 			appended = true
 		}
-		held := x.HeldAt(st).Classes
 		if i == 0 {
-			common = held
-			continue
+			held = x.HeldAt(st)
+		} else {
+			held = held.meet(x.HeldAt(st)) // held at this store and every one before
 		}
-		common = intersect(common, held)
 	}
-	if !appended || len(common) == 0 {
+	if !appended || len(held.Classes) == 0 {
 		return "", false
 	}
-	return common[0], true
+	return held.Classes[0], true
 }
 
 // appendsSlot reports whether the store st is f = append(f, wc), wc a
@@ -282,18 +280,4 @@ func (x *Index) heldAlong(a, b ssa.Instruction, class string) bool {
 		return ok
 	})
 	return ok
-}
-
-// intersect returns the strings both sorted lists hold.
-func intersect(a, b []string) []string {
-	var out []string
-	for _, s := range a {
-		for _, t := range b {
-			if s == t {
-				out = append(out, s)
-				break
-			}
-		}
-	}
-	return out
 }

@@ -246,6 +246,9 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 			w.Related = append(w.Related, related(recvPos(*d), OwnerName(d.Func)+" receives here until the channel is closed"))
 			w.Missing = "its receiver " + OwnerName(r.Func) + " can stop, but " + OwnerName(d.Func) + " receives from it until it is closed"
 		}
+		if d, ok := j.idx.DrainsCounted(r); ok && w.Blocks && w.Missing == "" {
+			w = countedDrain(w, r, d)
+		}
 		return w
 	}
 	if underTest != nil {
@@ -281,6 +284,20 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 		return v
 	}
 	return j.callersChannel(instr, ch, v, kept)
+}
+
+// countedDrain audits a send whose receiver, once it gives up, takes one
+// value a trip until the collection it keeps its senders in is walked
+// (chans.DrainsCounted): a sender counted there is answered; only one the
+// collection misses waits.
+func countedDrain(v Verdict, r chans.Site, d chans.CountedDrain) Verdict {
+	name, of := OwnerName(r.Func), d.Of
+	if of == "" {
+		of = "the collection it walks"
+	}
+	v.Related = append(slices.Clip(v.Related), related(d.Recv.Pos(), name+" receives here once it stops, one value for each entry of "+of))
+	v.Missing = "its receiver " + name + ", once it stops, keeps receiving one value for each entry of " + of + ": a send blocks only if its sender has no entry there"
+	return v
 }
 
 // restarted says how a receiver that runs again can be gone for good

@@ -226,7 +226,13 @@
 // until it is closed" (a channel handed on: its first reader stops once
 // its work is done, and a loop that ranges over it to its close takes
 // over; whether that loop runs whenever the first has stopped is a
-// question of order); "its receiver X closes the channel as it stops: a
+// question of order); "its receiver X, once it stops, keeps receiving one
+// value for each entry of peers: a send blocks only if its sender has no
+// entry there" (a server loop that, told to quit, ranges over the dials
+// in flight or waits until its map of peers is empty, one receive a trip:
+// whether every sender has its entry is more than the pass can see; a way
+// out that skips the drain stays a default finding); "its receiver X
+// closes the channel as it stops: a
 // send left behind panics rather than waits" (a loop that closes its own
 // control channel on every way out: a late send is a bug, but not one
 // that waits for good); "nothing its caller hands F (no context, no other

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -52,7 +53,8 @@ func (x *Index) DrainsCounted(r Site) (CountedDrain, bool) {
 				continue
 			}
 			coll, ok := walked(l)
-			if !ok || !x.passesOnWayOut(r, sel, l.Header) {
+			inDrain := func(i ssa.Instruction) bool { return i.Block() == l.Header }
+			if !ok || !x.passesOnWayOut(r, sel, inDrain) {
 				continue
 			}
 			return CountedDrain{Recv: recv, Of: x.exprName(coll)}, true
@@ -114,14 +116,14 @@ func lenOf(v ssa.Value) *ssa.Call {
 }
 
 // passesOnWayOut reports whether every path on which r's function leaves
-// the select for good, once another case than r's is taken, enters the
-// drain's header before it returns.
-func (x *Index) passesOnWayOut(r Site, sel *ssa.Select, header *ssa.BasicBlock) bool {
+// the select for good, once another case than r's is taken, meets an
+// instruction of the drain before it returns.
+func (x *Index) passesOnWayOut(r Site, sel *ssa.Select, inDrain func(ssa.Instruction) bool) bool {
 	ours, _ := CaseEdge(sel, r.State)
 	drained := drainedEdges(r.Func, sel.States[r.State].Chan)
 	out := flow.Path{
-		Stop:     func(i ssa.Instruction) bool { return i == sel || i.Block() == header },
-		StopEdge: func(e flow.Edge) bool { return e == ours || drained[e] || e.To == header },
+		Stop:     func(i ssa.Instruction) bool { return i == sel || inDrain(i) },
+		StopEdge: func(e flow.Edge) bool { return e == ours || drained[e] },
 	}
 	return !out.ReturnReachable(sel.Block(), flow.IndexOf(sel))
 }
@@ -150,4 +152,247 @@ func (x *Index) exprName(pos token.Pos) string {
 		})
 	}
 	return name
+}
+
+// An AskingDrain is what a receiver runs on its way out once it has given
+// up: a loop that keeps taking values from the channel until the goroutine
+// that sends them takes its request to be let go.
+//
+//	func (sub *Subscription) Unsubscribe() {
+//		for {
+//			select {
+//			case sub.es.uninstall <- sub.f: // the event loop, which sends on f.logs
+//				return
+//			case <-sub.f.logs: // a send the loop is blocked on is taken here
+//			}
+//		}
+//	}
+//
+// While the request waits, every send the loop makes is taken; once the
+// loop has it, a send blocks only if the loop sends on the channel again.
+// Whether it does (it deletes the subscription from the set it sends to) is
+// beyond the pass.
+type AskingDrain struct {
+	Recv  token.Pos     // the drain's receive case
+	Ask   token.Pos     // the request's send case
+	Taker *ssa.Function // the sender's function that receives the request
+	Field *types.Var    // the field the request travels on
+}
+
+// maxDrainDepth bounds how deep AsksToStop looks for the drain below the
+// receiver's function: the unsubscribe method, and the closure it hands to
+// sync.Once.Do.
+const maxDrainDepth = 3
+
+// AsksToStop returns the asking drain r's function runs on every way out
+// once r's select has given up, for the send instr on ch: the drain takes
+// from a channel in the same field as ch, and its request is received by
+// instr's function or one that calls it.
+func (x *Index) AsksToStop(r Site, instr ssa.Instruction, ch ssa.Value) (AskingDrain, bool) {
+	sel, ok := r.Instr.(*ssa.Select)
+	if !ok {
+		return AskingDrain{}, false
+	}
+	fields := chanFields(x.Origins(ch))
+	if len(fields) == 0 {
+		return AskingDrain{}, false
+	}
+	for _, b := range r.Func.Blocks {
+		for _, i := range b.Instrs {
+			call, ok := i.(ssa.CallInstruction)
+			if !ok || !x.onWayOut(r, sel, call) {
+				continue
+			}
+			for _, fn := range calledFuncs(call) {
+				if d, ok := x.askingDrainIn(fn, fields, instr.Parent(), 1); ok {
+					return d, true
+				}
+			}
+		}
+	}
+	return AskingDrain{}, false
+}
+
+// onWayOut reports whether call runs on every way out of r's function once
+// r's select has given up: a defer made before the select, or a call every
+// such path passes.
+func (x *Index) onWayOut(r Site, sel *ssa.Select, call ssa.CallInstruction) bool {
+	if _, ok := call.(*ssa.Go); ok {
+		return false
+	}
+	if d, ok := call.(*ssa.Defer); ok {
+		return d.Block() != sel.Block() && d.Block().Dominates(sel.Block()) ||
+			d.Block() == sel.Block() && flow.IndexOf(d) < flow.IndexOf(sel)
+	}
+	if !flow.Reaches(sel, call) {
+		return false
+	}
+	return x.passesOnWayOut(r, sel, func(i ssa.Instruction) bool { return i == call })
+}
+
+// calledFuncs returns the function a call runs, and the function literals
+// it hands its callee (sync.Once.Do's).
+func calledFuncs(call ssa.CallInstruction) []*ssa.Function {
+	var fns []*ssa.Function
+	if fn := call.Common().StaticCallee(); fn != nil {
+		fns = append(fns, fn)
+	}
+	for _, a := range call.Common().Args {
+		if mc, ok := a.(*ssa.MakeClosure); ok {
+			fns = append(fns, mc.Fn.(*ssa.Function))
+		}
+	}
+	return fns
+}
+
+// askingDrainIn looks for the asking drain in fn and, to maxDrainDepth,
+// in what it calls.
+func (x *Index) askingDrainIn(fn *ssa.Function, fields []*types.Var, sender *ssa.Function, depth int) (AskingDrain, bool) {
+	if fn.Blocks == nil || depth > maxDrainDepth {
+		return AskingDrain{}, false
+	}
+	for _, b := range fn.Blocks {
+		for _, i := range b.Instrs {
+			switch i := i.(type) {
+			case *ssa.Select:
+				if d, ok := x.asksFrom(i, fields, sender); ok && alwaysMeets(fn, i) {
+					return d, true
+				}
+			case ssa.CallInstruction:
+				if _, ok := i.(*ssa.Go); ok || !alwaysMeets(fn, i) {
+					continue
+				}
+				for _, callee := range calledFuncs(i) {
+					if d, ok := x.askingDrainIn(callee, fields, sender, depth+1); ok {
+						return d, true
+					}
+				}
+			}
+		}
+	}
+	return AskingDrain{}, false
+}
+
+// alwaysMeets reports whether every path through fn runs instr.
+func alwaysMeets(fn *ssa.Function, instr ssa.Instruction) bool {
+	p := flow.Path{Stop: func(i ssa.Instruction) bool { return i == instr }}
+	return !p.ReturnReachable(fn.Blocks[0], -1)
+}
+
+// asksFrom reports whether sel, in a loop, receives from one of fields
+// and sends a request that sender's goroutine receives, and the loop ends
+// only once the request is taken.
+func (x *Index) asksFrom(sel *ssa.Select, fields []*types.Var, sender *ssa.Function) (AskingDrain, bool) {
+	l := x.Loops(sel.Parent()).Innermost(sel.Block())
+	if l == nil || !sel.Blocking {
+		return AskingDrain{}, false
+	}
+	var d AskingDrain
+	ask := -1
+	for k, st := range sel.States {
+		switch {
+		case st.Dir == types.SendOnly:
+			if ask >= 0 {
+				return AskingDrain{}, false
+			}
+			ask = k
+		case d.Recv == token.NoPos && hasField(chanFields(x.Origins(st.Chan)), fields):
+			d.Recv = st.Pos
+		}
+	}
+	if ask < 0 || d.Recv == token.NoPos || !onlyExit(l, sel, ask) {
+		return AskingDrain{}, false
+	}
+	d.Ask = sel.States[ask].Pos
+	for _, f := range chanFields(x.Origins(sel.States[ask].Chan)) {
+		if taker := x.receivesField(sender, f, 0); taker != nil {
+			d.Taker, d.Field = taker, f
+			return d, true
+		}
+	}
+	return AskingDrain{}, false
+}
+
+// onlyExit reports whether every way out of loop l goes through case k of
+// sel.
+func onlyExit(l *flow.Loop, sel *ssa.Select, k int) bool {
+	e, ok := CaseEdge(sel, k)
+	if !ok {
+		return false
+	}
+	edges, returns := l.Exits()
+	for _, ed := range edges {
+		if (flow.Edge{From: ed[0], To: ed[1]}) != e && !e.To.Dominates(ed[0]) && !panics(ed[1]) {
+			return false
+		}
+	}
+	for _, b := range returns {
+		if !e.To.Dominates(b) {
+			return false
+		}
+	}
+	return len(edges)+len(returns) > 0
+}
+
+// panics reports whether b ends in a panic: a select that matched no
+// case, an index out of range.
+func panics(b *ssa.BasicBlock) bool {
+	_, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Panic)
+	return ok
+}
+
+// receivesField returns fn, or a function of this package that calls it
+// (to maxDrainDepth), when it receives from a channel kept in field f.
+func (x *Index) receivesField(fn *ssa.Function, f *types.Var, depth int) *ssa.Function {
+	if depth > maxDrainDepth {
+		return nil
+	}
+	for _, b := range fn.Blocks {
+		for _, i := range b.Instrs {
+			if recvFrom(x, i, f) {
+				return fn
+			}
+		}
+	}
+	for _, call := range x.calls[fn] {
+		if taker := x.receivesField(call.Parent(), f, depth+1); taker != nil {
+			return taker
+		}
+	}
+	return nil
+}
+
+// recvFrom reports whether instr receives from a channel kept in field f.
+func recvFrom(x *Index, instr ssa.Instruction, f *types.Var) bool {
+	switch i := instr.(type) {
+	case *ssa.UnOp:
+		return i.Op == token.ARROW && hasField(chanFields(x.Origins(i.X)), []*types.Var{f})
+	case *ssa.Select:
+		for _, st := range i.States {
+			if st.Dir == types.RecvOnly && hasField(chanFields(x.Origins(st.Chan)), []*types.Var{f}) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// chanFields returns the fields among origins.
+func chanFields(origins []Origin) []*types.Var {
+	var fs []*types.Var
+	for _, o := range origins {
+		if o.Kind == Field && o.Field != nil {
+			fs = append(fs, o.Field)
+		}
+	}
+	return fs
+}
+
+func hasField(fs, of []*types.Var) bool {
+	for _, f := range fs {
+		if slices.Contains(of, f) {
+			return true
+		}
+	}
+	return false
 }

@@ -249,6 +249,9 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 		if d, ok := j.idx.DrainsCounted(r); ok && w.Blocks && w.Missing == "" {
 			w = countedDrain(w, r, d)
 		}
+		if d, ok := j.idx.AsksToStop(r, instr, ch); ok && w.Blocks && w.Missing == "" {
+			w = askingDrain(w, r, d)
+		}
 		return w
 	}
 	if underTest != nil {
@@ -297,6 +300,20 @@ func countedDrain(v Verdict, r chans.Site, d chans.CountedDrain) Verdict {
 	}
 	v.Related = append(slices.Clip(v.Related), related(d.Recv.Pos(), name+" receives here once it stops, one value for each entry of "+of))
 	v.Missing = "its receiver " + name + ", once it stops, keeps receiving one value for each entry of " + of + ": a send blocks only if its sender has no entry there"
+	return v
+}
+
+// askingDrain audits a send whose receiver, once it gives up, keeps
+// taking from the channel until the sender's own goroutine takes its
+// request to be let go (chans.AsksToStop): a send the sender is blocked on
+// meanwhile is taken; only one it makes after taking the request waits.
+func askingDrain(v Verdict, r chans.Site, d chans.AskingDrain) Verdict {
+	name, taker := OwnerName(r.Func), OwnerName(d.Taker)
+	v.Related = append(slices.Clip(v.Related),
+		related(d.Recv, name+" keeps receiving here once it stops"),
+		related(d.Ask, "until "+taker+" takes its request on "+d.Field.Name()+" here"))
+	v.Missing = "its receiver " + name + ", once it stops, keeps receiving until " + taker +
+		", which sends, takes its request on " + d.Field.Name() + ": a send blocks only if made after that"
 	return v
 }
 

@@ -231,7 +231,14 @@
 // entry there" (a server loop that, told to quit, ranges over the dials
 // in flight or waits until its map of peers is empty, one receive a trip:
 // whether every sender has its entry is more than the pass can see; a way
-// out that skips the drain stays a default finding); "its receiver X
+// out that skips the drain stays a default finding); "its receiver X,
+// once it stops, keeps receiving until Y, which sends, takes its request
+// on uninstall: a send blocks only if made after that" (a subscriber that
+// unsubscribes on its way out, deferred or on every path, and takes
+// events from the channel until the event loop that sends them takes its
+// request to be removed: whether the loop ever sends to a removed
+// subscription is more than the pass can see; a drain that can also give
+// up on another case stays a default finding); "its receiver X
 // closes the channel as it stops: a
 // send left behind panics rather than waits" (a loop that closes its own
 // control channel on every way out: a late send is a bug, but not one

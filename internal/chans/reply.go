@@ -19,6 +19,13 @@ import (
 //	delete(s.pending, id)
 //	req <- res                     // cannot block
 //
+// or, failing every request at once:
+//
+//	for id, req := range s.pending {
+//		delete(s.pending, id)
+//		req <- errClosed
+//	}
+//
 // The slot is taken out of the registry before the send, so no one else
 // answers it, and every slot put into the registry is a channel made for
 // that insertion with room for a value. The same holds for a slot that is
@@ -30,12 +37,12 @@ import (
 // once per request (the router's shared tr.responses) is not a fresh slot,
 // and stays an ordinary send.
 func (x *Index) ReplySlot(instr ssa.Instruction, ch ssa.Value) bool {
-	lookup, field := slotLookup(ch)
-	if lookup == nil {
+	from, key, field := slotLookup(ch)
+	if from == nil {
 		return false
 	}
-	m := registry(lookup.X)
-	if m == nil || !x.deletedBefore(m, lookup.Index, instr) {
+	m := registry(from)
+	if m == nil || !x.deletedBefore(m, key, instr) {
 		return false
 	}
 	inserts := x.inserts[m]
@@ -56,36 +63,57 @@ func (x *Index) ReplySlot(instr ssa.Instruction, ch ssa.Value) bool {
 func (x *Index) onlyAnsweredOnce(m any, field *types.Var) bool {
 	ok := true
 	x.sendsOnField(field, func(instr ssa.Instruction, ch ssa.Value) {
-		lookup, f := slotLookup(ch)
-		if lookup == nil || f != field || registry(lookup.X) != m || !x.deletedBefore(m, lookup.Index, instr) {
+		from, key, f := slotLookup(ch)
+		if from == nil || f != field || registry(from) != m || !x.deletedBefore(m, key, instr) {
 			ok = false
 		}
 	})
 	return ok
 }
 
-// slotLookup finds the map lookup a reply channel comes from: the value of
-// m[k] itself, or field f of the struct m[k] points to.
-func slotLookup(ch ssa.Value) (*ssa.Lookup, *types.Var) {
-	var field *types.Var
+// slotLookup finds the map a reply channel is looked up in, and its key:
+// the value of m[k] itself, or field f of the struct m[k] points to; or
+// the value of an entry a range over m visits, with the entry's key.
+func slotLookup(ch ssa.Value) (m, key ssa.Value, field *types.Var) {
 	if load, ok := ch.(*ssa.UnOp); ok && load.Op == token.MUL {
 		fa, ok := load.X.(*ssa.FieldAddr)
 		if !ok {
-			return nil, nil
+			return nil, nil, nil
 		}
 		field, ch = FieldOf(fa.X.Type(), fa.Field, true), fa.X
 		if field == nil {
-			return nil, nil
+			return nil, nil, nil
 		}
 	}
-	if e, ok := ch.(*ssa.Extract); ok && e.Index == 0 {
-		ch = e.Tuple
-	}
-	lookup, ok := ch.(*ssa.Lookup)
+	e, ok := ch.(*ssa.Extract)
 	if !ok {
-		return nil, nil
+		if lookup, ok := ch.(*ssa.Lookup); ok {
+			return lookup.X, lookup.Index, field
+		}
+		return nil, nil, nil
 	}
-	return lookup, field
+	switch t := e.Tuple.(type) {
+	case *ssa.Lookup:
+		if e.Index == 0 {
+			return t.X, t.Index, field
+		}
+	case *ssa.Next:
+		if k := rangeKey(t); e.Index == 2 && k != nil && !t.IsString {
+			return t.Iter.(*ssa.Range).X, k, field
+		}
+	}
+	return nil, nil, nil
+}
+
+// rangeKey returns the key a range over a map extracts from next, or nil
+// when the loop drops it.
+func rangeKey(next *ssa.Next) ssa.Value {
+	for _, ref := range *next.Referrers() {
+		if e, ok := ref.(*ssa.Extract); ok && e.Index == 1 {
+			return e
+		}
+	}
+	return nil
 }
 
 // registry identifies a map by where it is held: an unexported struct field

@@ -80,12 +80,13 @@ func listSlot(ch ssa.Value) (*types.Var, *ssa.UnOp, bool) {
 }
 
 // listLock returns the class of a lock held at every store into field f,
-// when each store appends a fresh slot to the list or empties it.
+// when each store appends a fresh slot to the list, takes one out, or
+// empties it.
 func (x *Index) listLock(f *types.Var) (string, bool) {
 	var held Held
 	appended := false
 	for i, st := range x.fieldSts[f] {
-		if c, ok := st.Val.(*ssa.Const); !ok || !c.IsNil() {
+		if c, ok := st.Val.(*ssa.Const); (!ok || !c.IsNil()) && !removesSlot(st, f) {
 			if !x.appendsSlot(st, f) {
 				return "", false
 			}
@@ -151,6 +152,29 @@ func (x *Index) appendsSlot(st *ssa.Store, f *types.Var) bool {
 		}
 	}
 	return found
+}
+
+// removesSlot reports whether the store st is f = append(f[:i], f[j:]...):
+// a waiter that gave up taking its slot out, which puts no new slot in.
+func removesSlot(st *ssa.Store, f *types.Var) bool {
+	call, ok := st.Val.(*ssa.Call)
+	if !ok || len(call.Call.Args) != 2 {
+		return false
+	}
+	if b, ok := call.Call.Value.(*ssa.Builtin); !ok || b.Name() != "append" {
+		return false
+	}
+	for _, a := range call.Call.Args {
+		sl, ok := a.(*ssa.Slice)
+		if !ok {
+			return false
+		}
+		load, ok := sl.X.(*ssa.UnOp)
+		if !ok || load.Op != token.MUL || !loadsField(load.X, f) {
+			return false
+		}
+	}
+	return true
 }
 
 // sentOnlyAsSlot reports whether every send on the channel mk makes is a

@@ -71,6 +71,21 @@ func (c *conn) answerKeptBad(id int, res string) {
 	slot <- res // want `send on slot \(chan string, cap 1\) can block forever.*\[audit: `
 }
 
+// failAllOK fails every request at once when the connection drops, each
+// taken out of the registry before its answer.
+func (c *conn) failAllOK() {
+	for id, slot := range c.pending {
+		delete(c.pending, id)
+		slot <- "closed" // ok: a fresh slot with room, answered once
+	}
+}
+
+func (c *conn) failAllKeptBad() {
+	for _, slot := range c.pending {
+		slot <- "closed" // want `send on slot \(chan string, cap 1\) can block forever.*\[audit: `
+	}
+}
+
 func (c *conn) start(id int) *request {
 	r := &request{reply: make(chan error, 1)}
 	c.calls[id] = r

@@ -154,3 +154,78 @@ func (c *pickyCollector) answerSometimesBad(st gcStats) {
 		c.waiters = nil
 	}
 }
+
+// A track answers everyone subscribing before it is published; a
+// subscriber that gives up takes its slot out of the list again, under
+// the lock, so no slot it leaves behind is answered.
+type track struct {
+	mu      sync.Mutex
+	waiters []chan gcStats
+}
+
+func (t *track) subscribe(ctx context.Context) (gcStats, error) {
+	wc := make(chan gcStats, 1)
+	t.mu.Lock()
+	t.waiters = append(t.waiters, wc)
+	t.mu.Unlock()
+	select {
+	case st := <-wc:
+		return st, nil
+	case <-ctx.Done():
+		t.mu.Lock()
+		t.removeWaiterLocked(wc)
+		t.mu.Unlock()
+		return gcStats{}, ctx.Err()
+	}
+}
+
+func (t *track) removeWaiterLocked(wc chan gcStats) {
+	for i, w := range t.waiters {
+		if w == wc {
+			t.waiters = append(t.waiters[:i], t.waiters[i+1:]...)
+			return
+		}
+	}
+}
+
+func (t *track) activateOK(st gcStats) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, w := range t.waiters {
+		w <- st // ok: a waiter that gave up took its slot out; the rest are answered once
+	}
+	t.waiters = nil
+}
+
+// A relay whose subscribers, giving up, put the relay's spare channels
+// in their place: those were never made for one answer each.
+type spareRelay struct {
+	mu      sync.Mutex
+	waiters []chan gcStats
+	spare   []chan gcStats
+}
+
+func (r *spareRelay) subscribe(ctx context.Context) (gcStats, error) {
+	wc := make(chan gcStats, 1)
+	r.mu.Lock()
+	r.waiters = append(r.waiters, wc)
+	r.mu.Unlock()
+	select {
+	case st := <-wc:
+		return st, nil
+	case <-ctx.Done():
+		r.mu.Lock()
+		r.waiters = append(r.waiters[:0], r.spare...)
+		r.mu.Unlock()
+		return gcStats{}, ctx.Err()
+	}
+}
+
+func (r *spareRelay) activateBad(st gcStats) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, w := range r.waiters {
+		w <- st // want `send on w \(chan gcStats, cap 1\) can block forever`
+	}
+	r.waiters = nil
+}

@@ -347,12 +347,8 @@ func (x *Index) receivesField(fn *ssa.Function, f *types.Var, depth int) *ssa.Fu
 	if depth > maxDrainDepth {
 		return nil
 	}
-	for _, b := range fn.Blocks {
-		for _, i := range b.Instrs {
-			if recvFrom(x, i, f) {
-				return fn
-			}
-		}
+	if slices.ContainsFunc(x.fieldRecvs()[f], func(r Site) bool { return r.Func == fn }) {
+		return fn
 	}
 	for _, call := range x.calls[fn] {
 		if taker := x.receivesField(call.Parent(), f, depth+1); taker != nil {
@@ -360,21 +356,6 @@ func (x *Index) receivesField(fn *ssa.Function, f *types.Var, depth int) *ssa.Fu
 		}
 	}
 	return nil
-}
-
-// recvFrom reports whether instr receives from a channel kept in field f.
-func recvFrom(x *Index, instr ssa.Instruction, f *types.Var) bool {
-	switch i := instr.(type) {
-	case *ssa.UnOp:
-		return i.Op == token.ARROW && hasField(chanFields(x.Origins(i.X)), []*types.Var{f})
-	case *ssa.Select:
-		for _, st := range i.States {
-			if st.Dir == types.RecvOnly && hasField(chanFields(x.Origins(st.Chan)), []*types.Var{f}) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // chanFields returns the fields among origins.

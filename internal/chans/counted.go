@@ -68,8 +68,7 @@ func (x *Index) countedLoop(send *ssa.Send) (ssa.Value, bool) {
 	if bound == nil {
 		return nil, false
 	}
-	iff := l.Header.Instrs[len(l.Header.Instrs)-1].(*ssa.If)
-	counter, ok := iff.Cond.(*ssa.BinOp).X.(*ssa.Phi)
+	counter, ok := flow.BoundTest(l).Cond.(*ssa.BinOp).X.(*ssa.Phi)
 	if !ok || counter.Block() != l.Header {
 		return nil, false
 	}

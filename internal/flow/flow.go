@@ -178,7 +178,7 @@ func constTrips(l *Loop) (int, bool) {
 // slice); and i+1 < K at the end of the body with i starting at 0 (range
 // over an integer, whose entry is tested before the loop).
 func countsFromZero(l *Loop) bool {
-	cmp := l.Header.Instrs[len(l.Header.Instrs)-1].(*ssa.If).Cond.(*ssa.BinOp)
+	cmp := BoundTest(l).Cond.(*ssa.BinOp)
 	v, incremented := cmp.X, false
 	if inc, ok := v.(*ssa.BinOp); ok && inc.Op == token.ADD && isConst(inc.Y, 1) {
 		v, incremented = inc.X, true
@@ -469,28 +469,110 @@ func MaxCount(fn *ssa.Function, weights map[ssa.Instruction]int, trips func(*ssa
 	return longest(fn.Blocks[0])
 }
 
-// LoopBound returns n for a loop whose header tests i < n, the shape of
-// counted loops, range over a slice and range over an integer:
+// LoopBound returns n for a loop that ends once its counter reaches n
+// (BoundTest), the shape of counted loops, range over a slice and range
+// over an integer; nil for any other loop.
+func LoopBound(l *Loop) ssa.Value {
+	if iff := BoundTest(l); iff != nil {
+		return iff.Cond.(*ssa.BinOp).Y
+	}
+	return nil
+}
+
+// BoundTest returns the branch on i < n that ends loop l, or nil. A for
+// loop and a range over a slice test the bound in the header, before each
+// trip:
 //
 //	rangeindex.loop:
 //	  t4 = phi [0: -1:int, 2: t5]
 //	  t5 = t4 + 1:int
 //	  t6 = t5 < t3                  // t3 = len(xs)
 //	  if t6 goto body else done
-func LoopBound(l *Loop) ssa.Value {
-	instrs := l.Header.Instrs
-	if len(instrs) == 0 {
+//
+// A range over an integer is rotated: it tests 0 < n once before it
+// enters, and i+1 < n at the end of each trip, in the loop's one latch,
+// whose true edge goes back to the header. Its counter starts at zero on
+// the one edge in, so it runs exactly n times:
+//
+//	  t12 = 0:int < t11
+//	  if t12 goto rangeint.body else done
+//	rangeint.body:
+//	  t14 = phi [3: 0:int, 7: t19]
+//	  ...
+//	latch:
+//	  t19 = t14 + 1:int
+//	  t20 = t19 < t11
+//	  if t20 goto rangeint.body else done
+func BoundTest(l *Loop) *ssa.If {
+	if iff := rotatedTest(l); iff != nil {
+		return iff
+	}
+	if iff := lessThan(l.Header); iff != nil && l.Blocks[l.Header.Succs[0]] && !l.Blocks[l.Header.Succs[1]] {
+		return iff
+	}
+	return nil
+}
+
+// lessThan returns the branch that ends b when it tests x < y.
+func lessThan(b *ssa.BasicBlock) *ssa.If {
+	if len(b.Instrs) == 0 {
 		return nil
 	}
-	cond, ok := instrs[len(instrs)-1].(*ssa.If)
+	iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
 	if !ok {
 		return nil
 	}
-	cmp, ok := cond.Cond.(*ssa.BinOp)
-	if !ok || cmp.Op != token.LSS {
+	if cmp, ok := iff.Cond.(*ssa.BinOp); !ok || cmp.Op != token.LSS {
 		return nil
 	}
-	return cmp.Y
+	return iff
+}
+
+// rotatedTest returns the latch's test of a range over an integer (see
+// BoundTest), or nil when l is not one.
+func rotatedTest(l *Loop) *ssa.If {
+	var latch, entry *ssa.BasicBlock
+	for _, p := range l.Header.Preds {
+		switch {
+		case !l.Blocks[p] && entry == nil:
+			entry = p
+		case l.Blocks[p] && latch == nil:
+			latch = p
+		default:
+			return nil // a second way in or back
+		}
+	}
+	if latch == nil || entry == nil {
+		return nil
+	}
+	iff, guard := lessThan(latch), lessThan(entry)
+	if iff == nil || guard == nil || latch.Succs[0] != l.Header || l.Blocks[latch.Succs[1]] || entry.Succs[0] != l.Header {
+		return nil
+	}
+	cmp, entered := iff.Cond.(*ssa.BinOp), guard.Cond.(*ssa.BinOp)
+	inc, ok := cmp.X.(*ssa.BinOp)
+	if !ok || inc.Op != token.ADD || !isConst(inc.Y, 1) || !isConst(entered.X, 0) || entered.Y != cmp.Y {
+		return nil
+	}
+	i, ok := inc.X.(*ssa.Phi)
+	if !ok || i.Block() != l.Header {
+		return nil
+	}
+	for k, e := range i.Edges {
+		if l.Header.Preds[k] == entry && !isConst(e, 0) || l.Header.Preds[k] == latch && e != inc {
+			return nil
+		}
+	}
+	return iff
+}
+
+// TestBlock returns the block whose branch ends loop l's trips: that of
+// its bound test, or the header for a loop without one.
+func TestBlock(l *Loop) *ssa.BasicBlock {
+	if iff := BoundTest(l); iff != nil {
+		return iff.Block()
+	}
+	return l.Header
 }
 
 // Before reports whether an instruction that runs on every path to instr,

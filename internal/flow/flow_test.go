@@ -339,3 +339,64 @@ func TestLoops(t *testing.T) {
 		t.Error("the entry block is not in a loop")
 	}
 }
+
+const rangeSrc = `package p
+
+func rangeInt(n int, ch chan bool) (k int) {
+	for range n {
+		if <-ch {
+			k++
+		}
+	}
+	return k
+}
+
+func spin(n int, ch chan bool) (k int) {
+	i := 0
+	for {
+		if <-ch {
+			k++
+		}
+		i++
+		if i < n {
+			continue
+		}
+		return k
+	}
+}
+`
+
+// TestBoundTestRotated checks that a range over an integer, which the IR
+// tests at the end of each trip, has n for its bound, and that a loop of
+// the same shape with no test before it (it runs at least once, even for
+// n <= 0) has none.
+func TestBoundTestRotated(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		bounded bool
+	}{{"rangeInt", true}, {"spin", false}} {
+		fn := build(t, rangeSrc, c.name)
+		var recv ssa.Instruction
+		for r := range recvs(fn) {
+			recv = r
+		}
+		l := FindLoops(fn).Innermost(recv.Block())
+		if l == nil {
+			t.Fatalf("%s: the receive is not in a loop", c.name)
+		}
+		bound := LoopBound(l)
+		if got := bound != nil; got != c.bounded {
+			t.Errorf("%s: bound %v, want bounded %v", c.name, bound, c.bounded)
+		}
+		if !c.bounded {
+			continue
+		}
+		if p, ok := bound.(*ssa.Parameter); !ok || p.Name() != "n" {
+			t.Errorf("%s: bound %v, want the parameter n", c.name, bound)
+		}
+		edges, _ := l.Exits()
+		if len(edges) != 1 || edges[0][0] != TestBlock(l) || TestBlock(l) == l.Header {
+			t.Errorf("%s: the one exit should be the latch's test: edges %v, test block %v", c.name, edges, TestBlock(l))
+		}
+	}
+}

@@ -309,7 +309,7 @@ func (j *Judge) receiveWeights(u *chans.Uses, caseEdges map[flow.Edge]bool, n in
 		}
 		edges, _ := l.Exits()
 		for _, e := range edges {
-			if e[0] == l.Header {
+			if e[0] == flow.TestBlock(l) {
 				weights[flow.Edge{From: e[0], To: e[1]}] = n
 			}
 		}
@@ -356,11 +356,11 @@ func sameIteration(l *flow.Loop, start, recv ssa.Instruction) bool {
 	return !p.ReturnReachable(start.Block(), flow.IndexOf(start))
 }
 
-// runsToCompletion reports whether the loop's only exit is its header's
-// condition.
+// runsToCompletion reports whether the loop's only exit is its bound
+// test's (the header's, or a rotated range's latch).
 func runsToCompletion(l *flow.Loop) bool {
 	edges, returns := l.Exits()
-	return len(returns) == 0 && len(edges) == 1 && edges[0][0] == l.Header
+	return len(returns) == 0 && len(edges) == 1 && edges[0][0] == flow.TestBlock(l)
 }
 
 // everyIteration reports whether b runs on every iteration of l: it

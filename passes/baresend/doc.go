@@ -75,7 +75,11 @@
 //     nil), whose answers are not reported at all;
 //   - the owner that returns: a goroutine sends on a channel its starter
 //     made, and the starter can return without receiving it (a select with
-//     a timeout or ctx case, an early return, the first of N answers);
+//     a timeout or ctx case, an early return, the first of N answers),
+//     but not when it starts the senders once per trip of a loop and
+//     then receives once per trip of a loop with the same bound and no
+//     other way out (for range len(checkers) after a range over
+//     checkers);
 //     when the starter defers the channel's close, the message says the
 //     send "can block and then panic": it waits until the starter returns,
 //     and the close makes it panic;

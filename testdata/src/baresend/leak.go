@@ -186,6 +186,54 @@ func switchAllBad(switchTo func(string) error, targets []string) error {
 	return nil
 }
 
+// waitAllOK waits for every checker and notes the late ones: one
+// goroutine per checker sends one result, and the range over the count
+// takes one a trip, with no way out before the last. Its body branches,
+// so the range is a rotated loop tested at the end of each trip.
+func waitAllOK(ctx context.Context, checkers []func() <-chan struct{}) (late int) {
+	var wg sync.WaitGroup
+	results := make(chan bool)
+	for _, done := range checkers {
+		wg.Go(func() {
+			select {
+			case <-done():
+				results <- true // ok: one receive per checker
+			case <-ctx.Done():
+				results <- false // ok: as above
+			}
+		})
+	}
+	for range len(checkers) {
+		if !<-results {
+			late++
+		}
+	}
+	wg.Wait()
+	return late
+}
+
+// waitAllButOneBad takes one result too few: the last checker's goroutine
+// is left waiting on its send.
+func waitAllButOneBad(ctx context.Context, checkers []func() <-chan struct{}) (late int) {
+	results := make(chan bool)
+	for _, done := range checkers {
+		go func() {
+			select {
+			case <-done():
+				results <- true // want `send on results \(chan bool, unbuffered\) can block forever: waitAllButOneBad can return without receiving it`
+			case <-ctx.Done():
+				results <- false // want `send on results \(chan bool, unbuffered\) can block forever: waitAllButOneBad can return without receiving it`
+			}
+		}()
+	}
+	for range len(checkers) - 1 {
+		if !<-results {
+			late++
+		}
+	}
+	return late
+}
+
 func startOneAtATimeOK(n int) {
 	ready := make(chan struct{})
 	for i := 0; i < n; i++ {

@@ -421,6 +421,17 @@ func InTestFile(instr ssa.Instruction) bool {
 //		}
 //	}
 //	close(ch.resize) // every way out
+//
+// A way out on which r itself reported the channel closed (the exit of a
+// range over it, the !ok branch) needs no close of its own: the channel is
+// closed already, and a later send panics the same way.
+//
+//	for res := range results { // leaves only once results is closed...
+//		if got++; got == sent {
+//			close(results) // ...or after closing it
+//			break
+//		}
+//	}
 func (x *Index) ClosesOnStop(r Site) bool {
 	own := RecvChan(r)
 	closes := func(instr ssa.Instruction) bool {
@@ -434,9 +445,36 @@ func (x *Index) ClosesOnStop(r Site) bool {
 			}
 		}
 	}
-	open := flow.Path{Stop: func(instr ssa.Instruction) bool {
-		_, deferred := instr.(*ssa.Defer)
-		return !deferred && closes(instr)
-	}}
+	closed := observedClosed(r)
+	open := flow.Path{
+		Stop: func(instr ssa.Instruction) bool {
+			_, deferred := instr.(*ssa.Defer)
+			return !deferred && closes(instr)
+		},
+		StopEdge: func(e flow.Edge) bool { return closed[e] },
+	}
 	return !open.ReturnReachable(r.Instr.Block(), flow.IndexOf(r.Instr))
+}
+
+// observedClosed returns the edges taken when the receive r itself reports
+// its channel closed: the !ok branches of a comma-ok receive, or of the
+// select case r, as ClosedEdges finds them for every receive of a channel.
+func observedClosed(r Site) map[flow.Edge]bool {
+	edges := make(map[flow.Edge]bool)
+	var tuple ssa.Value
+	switch recv := r.Instr.(type) {
+	case *ssa.UnOp:
+		if !recv.CommaOk {
+			return edges
+		}
+		tuple = recv
+	case *ssa.Select:
+		tuple = recv
+	}
+	for _, ref := range *tuple.Referrers() {
+		if ok, isExtract := ref.(*ssa.Extract); isExtract && ok.Index == 1 && inCase(r, ok.Block()) {
+			okBranches(ok, true, edges)
+		}
+	}
+	return edges
 }

@@ -513,14 +513,14 @@ func selfStop(idx *chans.Index, r chans.Site, instr ssa.Instruction) string {
 }
 
 // closesOnStop says what is missing when the receiver r closes the
-// channel as it stops (chans.ClosesOnStop): a send left behind is woken
-// by the close and panics, which is a bug of another kind than the one
-// baresend proves.
+// channel as it stops, or stops only once a receive saw it closed
+// (chans.ClosesOnStop): a send left behind is woken by the close and
+// panics, which is a bug of another kind than the one baresend proves.
 func closesOnStop(idx *chans.Index, r chans.Site) string {
 	if !idx.ClosesOnStop(r) {
 		return ""
 	}
-	return "its receiver " + OwnerName(r.Func) + " closes the channel as it stops: a send left behind panics rather than waits"
+	return "its receiver " + OwnerName(r.Func) + " closes the channel as it stops, unless it saw it closed: a send left behind panics rather than waits"
 }
 
 // stopsCloseIt says what is missing when every stop of the receiver r

@@ -243,10 +243,12 @@
 // request to be removed: whether the loop ever sends to a removed
 // subscription is more than the pass can see; a drain that can also give
 // up on another case stays a default finding); "its receiver X
-// closes the channel as it stops: a
+// closes the channel as it stops, unless it saw it closed: a
 // send left behind panics rather than waits" (a loop that closes its own
-// control channel on every way out: a late send is a bug, but not one
-// that waits for good); "nothing its caller hands F (no context, no other
+// control channel on every way out, or a collector that closes its
+// results once it has one per request handed out and otherwise leaves
+// only at the end of its range: a late send is a bug, but not one that
+// waits for good); "nothing its caller hands F (no context, no other
 // channel) can tell the sender to stop: reading to the close is the
 // caller's part" (a generator over a byte slice, or a zone transfer
 // reading its connection: no context, channel or callback among what F

@@ -342,7 +342,13 @@
 // Guaranteed receive. A send from a goroutine is not reported when its
 // starter receives on every path before returning, or, for N senders,
 // receives until the channel is closed or exactly N times, or counts its
-// senders down from N and returns only at zero. A select case on a
+// senders down from N and returns only at zero. So is a worker's result
+// when its starter counts the jobs in flight (one up for each job it
+// hands to the workers on a channel only it sends on, one down for each
+// result received) and leaves its loop only when none is, and the worker
+// sends at most one result per job it took, after taking it; a count
+// that falls without a receive, a second result for one job or a way out
+// with jobs in flight stays reported. A select case on a
 // channel that only the sending goroutine closes, after its sends (a
 // deferred close(done)), counts as receiving all it sent: it fires only
 // once the sender is past them. Sends are counted

@@ -84,14 +84,18 @@ func counter(l *flow.Loop, initial func(ssa.Value) bool, after *ssa.BasicBlock) 
 		if !ok {
 			continue
 		}
-		if countsDown(phi, phi, l, initial, after, make(map[*ssa.Phi]bool)) {
+		if countsDown(phi, phi, l, initial, after, nil, make(map[*ssa.Phi]bool)) {
 			return phi
 		}
 	}
 	return nil
 }
 
-func countsDown(phi, k *ssa.Phi, l *flow.Loop, initial func(ssa.Value) bool, after *ssa.BasicBlock, seen map[*ssa.Phi]bool) bool {
+// countsDown reports whether phi, within the counter k of loop l, is made
+// only of k's start (a value initial accepts), k itself and k - 1 in a
+// block that runs only after a receive (after dominates it). With incs
+// set, k + 1 is allowed too, and the block of each increment recorded.
+func countsDown(phi, k *ssa.Phi, l *flow.Loop, initial func(ssa.Value) bool, after *ssa.BasicBlock, incs map[*ssa.BasicBlock]bool, seen map[*ssa.Phi]bool) bool {
 	if seen[phi] {
 		return true
 	}
@@ -110,9 +114,11 @@ func countsDown(phi, k *ssa.Phi, l *flow.Loop, initial func(ssa.Value) bool, aft
 			if !after.Dominates(e.(*ssa.BinOp).Block()) {
 				return false
 			}
+		case incs != nil && isIncrement(e, k):
+			incs[e.(*ssa.BinOp).Block()] = true
 		default:
 			inner, ok := e.(*ssa.Phi)
-			if !ok || !countsDown(inner, k, l, initial, after, seen) {
+			if !ok || !countsDown(inner, k, l, initial, after, incs, seen) {
 				return false
 			}
 		}

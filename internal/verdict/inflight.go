@@ -41,6 +41,7 @@ func (j *Judge) inFlight(u *chans.Uses, s chans.Site) bool {
 	}
 	owner := u.Owner()
 	loops := j.idx.Loops(owner)
+	fromZero := func(v ssa.Value) bool { return isConst(v, 0) }
 	for _, r := range u.Recvs {
 		if r.Func != owner {
 			continue
@@ -56,7 +57,7 @@ func (j *Judge) inFlight(u *chans.Uses, s chans.Site) bool {
 				continue
 			}
 			incs := make(map[*ssa.BasicBlock]bool)
-			if countsInFlight(k, k, l, after, incs, make(map[*ssa.Phi]bool)) && handedOutCounted(jobs, owner, l, incs) && exitsAtZero(l, k) {
+			if countsDown(k, k, l, fromZero, after, incs, make(map[*ssa.Phi]bool)) && handedOutCounted(jobs, owner, l, incs) && exitsAtZero(l, k) {
 				return true
 			}
 		}
@@ -166,39 +167,6 @@ func tripReachesAvoiding(l *flow.Loop, avoid *ssa.BasicBlock) map[*ssa.BasicBloc
 	}
 	walk(l.Header)
 	return seen
-}
-
-// countsInFlight reports whether phi, within the counter k of loop l, is
-// made only of k's start at 0, k itself, k + 1 (recording the block of
-// each increment in incs) and k - 1 in a block that runs only after a
-// receive (after dominates it).
-func countsInFlight(phi, k *ssa.Phi, l *flow.Loop, after *ssa.BasicBlock, incs map[*ssa.BasicBlock]bool, seen map[*ssa.Phi]bool) bool {
-	if seen[phi] {
-		return true
-	}
-	seen[phi] = true
-	for i, e := range phi.Edges {
-		pred := phi.Block().Preds[i]
-		switch {
-		case !l.Blocks[pred]:
-			if phi != k || !isConst(e, 0) {
-				return false
-			}
-		case e == k:
-		case isDecrement(e, k):
-			if !after.Dominates(e.(*ssa.BinOp).Block()) {
-				return false
-			}
-		case isIncrement(e, k):
-			incs[e.(*ssa.BinOp).Block()] = true
-		default:
-			inner, ok := e.(*ssa.Phi)
-			if !ok || !countsInFlight(inner, k, l, after, incs, seen) {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // isIncrement reports whether v is k + 1.

@@ -173,6 +173,7 @@ type ledgerCheck struct {
 	Passes    []passCheck
 	Malformed []row
 	Unused    []row // rows of no sampled finding: left from another sample
+	Proofs    []proofTally
 }
 
 // A passCheck is one pass's sample against the ledger.

@@ -114,6 +114,7 @@ func run(cfg config, stdout io.Writer) (ok bool, err error) {
 		}
 		check = checkLedger(rows, samples)
 		check.Path = cfg.ledger
+		check.Proofs = tallyProofs(runs, rows)
 	}
 	var report strings.Builder
 	writeReport(&report, runs, samples, cfg.seed, check)

@@ -127,6 +127,9 @@ func writeCheck(w io.Writer, c *ledgerCheck) {
 			pc.Verdicts[worthReading], pc.Verdicts[noise], len(pc.Missing), pc.Sampled, bar)
 	}
 	fmt.Fprintln(w)
+	if len(c.Proofs) > 0 {
+		writeProofs(w, c.Proofs)
+	}
 	var missing []string
 	for _, pc := range c.Passes {
 		for _, f := range pc.Missing {

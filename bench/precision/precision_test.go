@@ -2,6 +2,9 @@ package main
 
 import (
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -241,5 +244,73 @@ func TestReportRowsParse(t *testing.T) {
 	}
 	if c := checkLedger(rows, samples); !c.ok() || !c.Passes[1].meetsBar() {
 		t.Errorf("filled-in rows: ok %v, bar %v; want both", c.ok(), c.Passes[1].meetsBar())
+	}
+}
+
+func TestProofOf(t *testing.T) {
+	for _, tc := range []struct{ message, want string }{
+		{"send on c (chan *Error, cap 1) can block forever: its receiver is the caller that handed it to (*Connection).NotifyClose, who can stop reading, and no liveness case (ctx.Done(), a stop channel) lets it give up", "the caller can stop reading"},
+		{"send on errCh (chan error) can block forever: (*Client).putObjectMultipartStreamParallel can return without receiving it", "the owner returns without receiving"},
+		{"send on in (chan *Message, unbuffered) can block forever: socketHandler can return before receiving every value", "the owner returns without receiving"},
+		{"send on wps.watchCh (chan *etcdserverpb.WatchResponse, cap 1024) can block forever: its receiver (*watchProxyStream).sendLoop can stop receiving, and no liveness case (ctx.Done(), a stop channel) lets it give up", "the receiver can stop, buffered"},
+		{"send on m.posts (chan string, unbuffered) can block forever: its receiver (*mailbox).loop can stop receiving, and no liveness case", "the receiver can stop, unbuffered"},
+		{"send on pc.queueCh (chan []*message) can block forever: its receiver (*partitionConsumer).dispatcher can stop receiving, and no liveness case", "the receiver can stop, capacity not in the message"},
+		{"send on wps.watchCh can block forever while wps.mu is held: its receiver (*watchProxyStream).sendLoop can stop receiving, and no liveness case", "the receiver can stop, capacity not in the message"},
+		{"send on c.unsubscribeCh (chan []string, cap 1) can block forever: its only receiver, (*regexConsumer).monitor, is the goroutine that makes this send: once the buffer is full nothing can take from it", "the receiver is the sending goroutine"},
+		{"stream send stream.Send can block while s.mutex is held: every goroutine that needs s.mutex for writing, and every reader after it, waits for the peer to read", "a stream Send under a lock"},
+		{"send on rChan (chan *paho.Publish) drops the *paho.Publish without a trace when the send cannot proceed", "a drop without a trace"},
+		{"send on c (chan int) can block forever", "other"},
+	} {
+		if got := proofOf(tc.message); got != tc.want {
+			t.Errorf("proofOf(%.60q…) = %q, want %q", tc.message, got, tc.want)
+		}
+	}
+}
+
+// TestProofWordsInFixtures keeps proofs in step with the passes: each of
+// its words is in a message the fixtures under testdata/src expect.
+func TestProofWordsInFixtures(t *testing.T) {
+	var all strings.Builder
+	err := filepath.WalkDir(filepath.Join("..", "..", "testdata", "src"), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		all.Write(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range proofs {
+		for _, w := range p.words {
+			if !strings.Contains(all.String(), w) {
+				t.Errorf("proof %q: no fixture expects a message with %q", p.name, w)
+			}
+		}
+	}
+}
+
+func TestTallyProofs(t *testing.T) {
+	rows, err := parseLedger(strings.NewReader(ledgerDoc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := func(line int, msg string, audit bool) finding {
+		return finding{Module: "example.com/m", Pass: "baresend", File: "a.go", Line: line, Col: 1, Message: msg, Audit: audit}
+	}
+	runs := []targetRun{{Findings: []finding{
+		f(3, "send on c (chan int|error) can block forever: its receiver is the caller X returns it to, who can stop reading", false), // worth fixing
+		f(5, "m: its receiver is the caller that handed it to X", false),                                                              // a row without a verdict
+		f(6, "send on c (chan int, cap 2) can block forever: its receiver X can stop receiving", false),
+		f(7, "send on c (chan int, cap 2) can block forever: its receiver X can stop receiving", true), // audit: not counted
+	}}}
+	got := tallyProofs(runs, rows)
+	want := []proofTally{
+		{Pass: "baresend", Proof: "the caller can stop reading", Findings: 2, Verdicts: map[verdict]int{worthFixing: 1}},
+		{Pass: "baresend", Proof: "the receiver can stop, buffered", Findings: 1, Verdicts: map[verdict]int{}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("tallyProofs:\n got %+v\nwant %+v", got, want)
 	}
 }

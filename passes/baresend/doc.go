@@ -348,7 +348,14 @@
 // result received) and leaves its loop only when none is, and the worker
 // sends at most one result per job it took, after taking it; a count
 // that falls without a receive, a second result for one job or a way out
-// with jobs in flight stays reported. A select case on a
+// with jobs in flight stays reported. So is an attempt of a retry loop
+// that starts one goroutine a trip and receives, on every way back to
+// the go statement, from the channels those goroutines alone send on,
+// when each attempt sends at most one value on them in all and each has
+// a buffer: one attempt runs at a time, and the one still running when
+// the loop gives up finds room (an attempt started on a timer without
+// that receive, a second send per attempt, or an unbuffered channel
+// stays reported). A select case on a
 // channel that only the sending goroutine closes, after its sends (a
 // deferred close(done)), counts as receiving all it sent: it fires only
 // once the sender is past them. Sends are counted

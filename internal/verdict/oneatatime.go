@@ -1,0 +1,167 @@
+package verdict
+
+import (
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/sendlint/sendlint/internal/chans"
+	"github.com/sendlint/sendlint/internal/flow"
+)
+
+// oneAtATime proves a goroutine started in a loop whose owner waits for it
+// before starting the next: each run sends at most one value in all on a
+// group of channels the owner made before the loop (the errors and the
+// responses of a retry), only those runs send on them, every one of them
+// has room for a value, and every way around the loop back to the go
+// statement receives from one of them. At most one sender is then running
+// at any time, and it finds the channels empty: when the owner gives up,
+// its one value fits.
+//
+//	for {
+//		go func() {
+//			if err := try(); err != nil {
+//				errs <- err // one value a run, into a buffer of one
+//				return
+//			}
+//			done <- struct{}{}
+//		}()
+//		select {
+//		case <-ctx.Done():
+//			return ctx.Err() // the one run still going has room
+//		case <-done:
+//			return nil
+//		case <-errs: // the next run starts only after this one's value
+//		}
+//	}
+func (j *Judge) oneAtATime(u *chans.Uses, s chans.Site) bool {
+	start, ok := s.Start.(*ssa.Go)
+	owner := u.Owner()
+	if !ok || start.Parent() != owner {
+		return false
+	}
+	loop := j.idx.Loops(owner).Innermost(start.Block())
+	if loop == nil || loop.Blocks[u.Make.Block()] {
+		return false
+	}
+	group := j.startedGroup(owner, start, loop)
+	if !containsUses(group, u) || !oneSendPerRun(group) {
+		return false
+	}
+	return !startsAgainUnreceived(start, group)
+}
+
+// startedGroup returns the channels the owner makes outside loop whose
+// sends are all made by the goroutine that start runs, which is their
+// only sender: none is stored or handed on, and each has a constant
+// buffer of at least one.
+func (j *Judge) startedGroup(owner *ssa.Function, start *ssa.Go, loop *flow.Loop) []*chans.Uses {
+	var group []*chans.Uses
+	for _, b := range owner.Blocks {
+		for _, instr := range b.Instrs {
+			mk, ok := instr.(*ssa.MakeChan)
+			if !ok || loop.Blocks[b] {
+				continue
+			}
+			g := j.idx.Uses(mk)
+			if g == nil || len(g.Sends) == 0 || len(g.Stores)+len(g.Escapes) > 0 {
+				continue
+			}
+			if c, ok := chans.ConstCapOK(mk); !ok || c < 1 || !sentOnlyBy(g, start) {
+				continue
+			}
+			group = append(group, g)
+		}
+	}
+	return group
+}
+
+// sentOnlyBy reports whether every send on g is a plain send made by the
+// goroutine that start runs, in its own function.
+func sentOnlyBy(g *chans.Uses, start *ssa.Go) bool {
+	for _, s := range g.Sends {
+		if _, plain := s.Instr.(*ssa.Send); !plain || s.Start != start || s.Func != start.Call.StaticCallee() {
+			return false
+		}
+	}
+	return true
+}
+
+func containsUses(group []*chans.Uses, u *chans.Uses) bool {
+	for _, g := range group {
+		if g.Make == u.Make {
+			return true
+		}
+	}
+	return false
+}
+
+// oneSendPerRun reports whether no path of a run leads from one send on
+// the group to another, or back to itself.
+func oneSendPerRun(group []*chans.Uses) bool {
+	var sends []ssa.Instruction
+	for _, g := range group {
+		for _, s := range g.Sends {
+			sends = append(sends, s.Instr)
+		}
+	}
+	for _, a := range sends {
+		for _, b := range sends {
+			if a.Parent() != b.Parent() || flow.Reaches(a, b) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// startsAgainUnreceived reports whether the owner can come back to the go
+// statement start without receiving from any channel of the group.
+func startsAgainUnreceived(start *ssa.Go, group []*chans.Uses) bool {
+	recvs := map[ssa.Instruction]bool{}
+	edges := map[flow.Edge]bool{}
+	for _, g := range group {
+		in, cases := chans.ReceiveEdges(g, start.Parent())
+		for r := range in {
+			recvs[r] = true
+		}
+		for e := range cases {
+			edges[e] = true
+		}
+	}
+	home := start.Block()
+	at := flow.IndexOf(start)
+	receivesBefore := func(b *ssa.BasicBlock, end int) bool {
+		for _, instr := range b.Instrs[:end] {
+			if recvs[instr] {
+				return true
+			}
+		}
+		return false
+	}
+	if receivesBefore(home, len(home.Instrs)) && !receivesBefore(home, at) {
+		return false // a receive after the start in its own block ends every way round
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	var visit func(b *ssa.BasicBlock) bool
+	visit = func(b *ssa.BasicBlock) bool {
+		for _, next := range b.Succs {
+			if edges[flow.Edge{From: b, To: next}] || seen[next] {
+				continue
+			}
+			seen[next] = true
+			if next == home {
+				if !receivesBefore(home, at) {
+					return true
+				}
+				continue
+			}
+			if receivesBefore(next, len(next.Instrs)) {
+				continue
+			}
+			if visit(next) {
+				return true
+			}
+		}
+		return false
+	}
+	return visit(home)
+}

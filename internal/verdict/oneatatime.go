@@ -39,7 +39,7 @@ func (j *Judge) oneAtATime(u *chans.Uses, s chans.Site) bool {
 		return false
 	}
 	loop := j.idx.Loops(owner).Innermost(start.Block())
-	if loop == nil || loop.Blocks[u.Make.Block()] {
+	if loop == nil {
 		return false
 	}
 	group := j.startedGroup(owner, start, loop)
@@ -95,7 +95,8 @@ func containsUses(group []*chans.Uses, u *chans.Uses) bool {
 }
 
 // oneSendPerRun reports whether no path of a run leads from one send on
-// the group to another, or back to itself.
+// the group to another, or back to itself (startedGroup has put every
+// send in the started function).
 func oneSendPerRun(group []*chans.Uses) bool {
 	var sends []ssa.Instruction
 	for _, g := range group {
@@ -105,7 +106,7 @@ func oneSendPerRun(group []*chans.Uses) bool {
 	}
 	for _, a := range sends {
 		for _, b := range sends {
-			if a.Parent() != b.Parent() || flow.Reaches(a, b) {
+			if flow.Reaches(a, b) {
 				return false
 			}
 		}

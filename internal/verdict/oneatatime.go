@@ -1,6 +1,8 @@
 package verdict
 
 import (
+	"slices"
+
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/sendlint/sendlint/internal/chans"
@@ -130,39 +132,12 @@ func startsAgainUnreceived(start *ssa.Go, group []*chans.Uses) bool {
 	}
 	home := start.Block()
 	at := flow.IndexOf(start)
-	receivesBefore := func(b *ssa.BasicBlock, end int) bool {
-		for _, instr := range b.Instrs[:end] {
-			if recvs[instr] {
-				return true
-			}
-		}
-		return false
+	receivedFirst := slices.ContainsFunc(home.Instrs[:at], func(instr ssa.Instruction) bool { return recvs[instr] })
+	round := flow.Path{
+		// A return is no way round: the path ends there.
+		Stop:     func(instr ssa.Instruction) bool { _, ret := instr.(*ssa.Return); return ret || recvs[instr] },
+		StopEdge: func(e flow.Edge) bool { return edges[e] },
+		Goal:     func(e flow.Edge) bool { return e.To == home && !receivedFirst },
 	}
-	if receivesBefore(home, len(home.Instrs)) && !receivesBefore(home, at) {
-		return false // a receive after the start in its own block ends every way round
-	}
-	seen := map[*ssa.BasicBlock]bool{}
-	var visit func(b *ssa.BasicBlock) bool
-	visit = func(b *ssa.BasicBlock) bool {
-		for _, next := range b.Succs {
-			if edges[flow.Edge{From: b, To: next}] || seen[next] {
-				continue
-			}
-			seen[next] = true
-			if next == home {
-				if !receivesBefore(home, at) {
-					return true
-				}
-				continue
-			}
-			if receivesBefore(next, len(next.Instrs)) {
-				continue
-			}
-			if visit(next) {
-				return true
-			}
-		}
-		return false
-	}
-	return visit(home)
+	return round.ReturnReachable(home, at)
 }

@@ -163,17 +163,25 @@ func runFix(exe string, opts *options, stdout, stderr io.Writer) int {
 }
 
 // goErrors turns go vet's stderr into one message per failing package:
-// "# pkg" headers followed by the tool's or the go command's errors.
+// "# pkg" headers followed by the tool's or the go command's errors. A
+// header in brackets, "# [pkg-config --cflags -- opus]", names a command
+// the go command ran for the package above it (a cgo dependency missing on
+// this machine): the errors stay with that package, prefixed by the
+// command.
 func goErrors(stderr string) []string {
 	var out []string
-	pkg := ""
+	pkg, command := "", ""
 	for line := range strings.SplitSeq(stderr, "\n") {
 		line = strings.TrimRight(line, "\r")
 		switch {
 		case line == "":
+		case strings.HasPrefix(line, "# [") && strings.HasSuffix(line, "]") && pkg != "":
+			command = strings.Join(strings.Fields(line[len("# ["):len(line)-1]), " ")
 		case strings.HasPrefix(line, "# "):
-			pkg = strings.TrimPrefix(line, "# ")
+			pkg, command = strings.TrimPrefix(line, "# "), ""
 		case strings.HasPrefix(line, "go: downloading "), strings.HasPrefix(line, "go: finding "):
+		case pkg != "" && command != "":
+			out = append(out, fmt.Sprintf("package %s: %s: %s", pkg, command, line))
 		case pkg != "":
 			out = append(out, fmt.Sprintf("package %s: %s", pkg, strings.TrimPrefix(line, "vet: ")))
 		default:

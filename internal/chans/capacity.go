@@ -283,6 +283,9 @@ func (x *Index) countWith(u *Uses, sites []Site, ownerTrips func(*ssa.BasicBlock
 // send in one run, but for a body and the closure it defers to report a
 // panic, which never both send in one execution (see recoveringSends).
 func (x *Index) startCount(fns map[*ssa.Function]map[ssa.Instruction]int) int {
+	if n, ok := x.flagGuardedRun(fns); ok {
+		return n
+	}
 	n := 0
 	paired := make(map[*ssa.Function]bool)
 	for _, rr := range x.recoveringSends(fns) {

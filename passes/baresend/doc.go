@@ -360,7 +360,12 @@
 // deferred close(done)), counts as receiving all it sent: it fires only
 // once the sender is past them. Sends are counted
 // per path (three sends on three exclusive error paths are one value), loops
-// with a constant bound count their trips, and a send that puts back a value
+// with a constant bound count their trips, a goroutine whose callback,
+// run any number of times by a walk it is handed to, sends only while a
+// bool of the goroutine is false and sets it to true right after (before
+// any call), with its own "none found" send also behind that test, sends
+// one value (a call before the flag is set, or a send without the test,
+// stays counted as before), and a send that puts back a value
 // its function took from the same channel (a semaphore or a token) uses no
 // room. Paths through t.Fatal, log.Fatal, os.Exit and runtime.Goexit end
 // there. A token put back in a deferred closure, after it was taken from

@@ -48,7 +48,7 @@ func (j *Judge) oneAtATime(u *chans.Uses, s chans.Site) bool {
 	if !containsUses(group, u) || !oneSendPerRun(group) {
 		return false
 	}
-	return !startsAgainUnreceived(start, group)
+	return !startsAgainUnreceived(start, group, gateOf(start, group))
 }
 
 // startedGroup returns the channels the owner makes outside loop whose
@@ -118,7 +118,7 @@ func oneSendPerRun(group []*chans.Uses) bool {
 
 // startsAgainUnreceived reports whether the owner can come back to the go
 // statement start without receiving from any channel of the group.
-func startsAgainUnreceived(start *ssa.Go, group []*chans.Uses) bool {
+func startsAgainUnreceived(start *ssa.Go, group []*chans.Uses, gate *gate) bool {
 	recvs := map[ssa.Instruction]bool{}
 	edges := map[flow.Edge]bool{}
 	for _, g := range group {
@@ -135,8 +135,11 @@ func startsAgainUnreceived(start *ssa.Go, group []*chans.Uses) bool {
 	receivedFirst := slices.ContainsFunc(home.Instrs[:at], func(instr ssa.Instruction) bool { return recvs[instr] })
 	round := flow.Path{
 		// A return is no way round: the path ends there.
-		Stop:     func(instr ssa.Instruction) bool { _, ret := instr.(*ssa.Return); return ret || recvs[instr] },
-		StopEdge: func(e flow.Edge) bool { return edges[e] },
+		Stop: func(instr ssa.Instruction) bool {
+			_, ret := instr.(*ssa.Return)
+			return ret || recvs[instr] || gate != nil && gate.resets[instr]
+		},
+		StopEdge: func(e flow.Edge) bool { return edges[e] || gate != nil && e == gate.open },
 		Goal:     func(e flow.Edge) bool { return e.To == home && !receivedFirst },
 	}
 	return round.ReturnReachable(home, at)

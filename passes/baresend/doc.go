@@ -355,7 +355,13 @@
 // a buffer: one attempt runs at a time, and the one still running when
 // the loop gives up finds room (an attempt started on a timer without
 // that receive, a second send per attempt, or an unbuffered channel
-// stays reported). A select case on a
+// stays reported). A loop that does not wait for its one writer but
+// starts the next only while a done variable is nil, sets it to a fresh
+// channel for each run and back to nil only once a receive from it fired,
+// counts that reset as the receive, when the run closes done only on
+// paths without a send: a failed write leaves done set, so no write
+// starts after it (a run that closes done after reporting, or a reset on
+// a timer, stays reported). A select case on a
 // channel that only the sending goroutine closes, after its sends (a
 // deferred close(done)), counts as receiving all it sent: it fires only
 // once the sender is past them. Sends are counted

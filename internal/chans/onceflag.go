@@ -125,7 +125,7 @@ func guardsRun(f *ssa.Function, closures []*ssa.Function, cell *ssa.Alloc, sends
 		}
 		for _, b := range c.Blocks {
 			for _, instr := range b.Instrs {
-				if sends[instr] && !(guardedBy(instr, addrs) && setsBeforeNext(instr, addrs, sends, false)) {
+				if sends[instr] && (!guardedBy(instr, addrs) || !setsBeforeNext(instr, addrs, sends, false)) {
 					return false
 				}
 			}

@@ -19,7 +19,8 @@ import (
 //     room counted or tested by len (FreshField), or, from the maker's
 //     goroutine, no more values than the room the maker measured
 //     (RoomCounted), or is the first send on a buffered channel just made
-//     and stored where it sends (JustStored);
+//     and stored where it sends (JustStored), or into a struct every
+//     caller has just made and shown to nobody (FreshParam);
 //   - every channel it may send on is a semaphore filled where it was made
 //     (TokenPool), a one-shot channel sent on once and closed (OneShot), a
 //     result slot made with each object that holds it (SingleValue), a
@@ -34,7 +35,7 @@ func (x *Index) NeverBlocks(instr ssa.Instruction, state int, ch ssa.Value) bool
 	if Refills(instr, ch) || MadeRoom(instr, ch) && !x.unbuffered(ch) || x.ReplySlot(instr, ch) || x.ListSlot(instr, ch) {
 		return true
 	}
-	if send, ok := instr.(*ssa.Send); ok && (x.FreshField(send) || JustStored(send) || x.RoomCounted(send)) {
+	if send, ok := instr.(*ssa.Send); ok && (x.FreshField(send) || x.FreshParam(send) || JustStored(send) || x.RoomCounted(send)) {
 		return true
 	}
 	origins := x.Origins(ch)

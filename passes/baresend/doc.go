@@ -309,7 +309,12 @@
 // send on a buffered channel its block just stored into the field it
 // sends on, with no call between (t.buffer = make(chan batch, 1);
 // t.buffer <- first), also when a closure captures t and each use loads
-// it anew; or a channel just made into a struct
+// it anew; or the one send on a buffered channel a function just made
+// into a field of its parameter, when every caller passes a struct it has
+// just made and shown to nobody, and the function has not handed it on
+// either (c.err = make(chan error, 1); select { case t.callCh <- c: case
+// <-t.closing: c.err <- errClosed }: on the closing branch the call was
+// never handed over); or a channel just made into a struct
 // nobody else has yet, filled in a loop that tests len(b.ch) < n, its
 // capacity, before each send; or a goroutine of that struct's maker that
 // sends at most n - len(b.ch) values, counted by a loop that steps its

@@ -257,6 +257,96 @@ func nilWeb(fn *ssa.Function, taken func(ssa.Value) bool) *flags {
 	return bits(fn, cand)
 }
 
+// withTested returns nilWeb's flags and, besides them, the variables of fn
+// that a branch tests against nil and nothing else sets from a receive (an
+// error a call returned). Their value is not known when set, but a path
+// learns it from the branch it takes (see learn), so a later test of the
+// same variable goes the same way:
+//
+//	for errc == nil && err == nil { ... }   // leaves with err != nil, or errc taken
+//	if err != nil {
+//		errc = <-quit                         // so a path with err set takes the request here
+//	}
+//
+// It returns nil when that adds no variable or makes too many to follow.
+func withTested(fn *ssa.Function, taken func(ssa.Value) bool) *flags {
+	web := nilWeb(fn, taken)
+	cand := make(map[*ssa.Phi]bool)
+	if web != nil {
+		for phi := range web.bit {
+			cand[phi] = true
+		}
+	}
+	added := false
+	for _, b := range fn.Blocks {
+		br, ok := lastIf(b)
+		if !ok {
+			continue
+		}
+		if phi, _, ok := testedNil(br.Cond); ok && !cand[phi] {
+			cand[phi], added = true, true
+		}
+	}
+	if !added {
+		return nil
+	}
+	return bits(fn, cand)
+}
+
+// learn returns e as a path knows it once it leaves b for s: when b ends
+// in a nil test of a followed variable, the arm taken says whether it is
+// nil.
+func (f *flags) learn(e env, b, s *ssa.BasicBlock) env {
+	if f == nil {
+		return e
+	}
+	br, ok := lastIf(b)
+	if !ok || b.Succs[0] == b.Succs[1] {
+		return e
+	}
+	phi, nilWhenTrue, ok := testedNil(br.Cond)
+	if !ok {
+		return e
+	}
+	i, ok := f.bit[phi]
+	if !ok {
+		return e
+	}
+	e.known |= 1 << i
+	e.val &^= 1 << i
+	if (s == b.Succs[0]) == nilWhenTrue {
+		e.val |= 1 << i
+	}
+	return e
+}
+
+// lastIf returns the branch that ends b, if any.
+func lastIf(b *ssa.BasicBlock) (*ssa.If, bool) {
+	if len(b.Instrs) == 0 || len(b.Succs) != 2 {
+		return nil, false
+	}
+	br, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	return br, ok
+}
+
+// testedNil returns the non-boolean phi cond compares with nil, and
+// whether cond is true when it is nil.
+func testedNil(cond ssa.Value) (phi *ssa.Phi, nilWhenTrue, ok bool) {
+	cmp, ok := cond.(*ssa.BinOp)
+	if !ok || cmp.Op != token.EQL && cmp.Op != token.NEQ {
+		return nil, false, false
+	}
+	x, y := cmp.X, cmp.Y
+	if isNilConst(x) {
+		x, y = y, x
+	}
+	phi, ok = x.(*ssa.Phi)
+	if !ok || !isNilConst(y) || isBool(phi.Type()) || !nillable(phi.Type()) {
+		return nil, false, false
+	}
+	return phi, cmp.Op == token.EQL, true
+}
+
 // nillable reports whether nil is a value of t.
 func nillable(t types.Type) bool {
 	switch t.Underlying().(type) {

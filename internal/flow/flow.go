@@ -354,6 +354,11 @@ func MinCount(from *ssa.BasicBlock, start int, instrs map[ssa.Instruction]bool, 
 // the counted receives, so a receive made only when none was taken
 // before (if errc == nil { errc = <-quit }) is not skipped.
 func MinCountTaking(from *ssa.BasicBlock, start int, instrs map[ssa.Instruction]bool, edges map[Edge]int, taken func(ssa.Value) bool) int {
+	if f := withTested(from.Parent(), taken); f != nil {
+		if n, ok := minCount(from, start, instrs, edges, f); ok {
+			return n
+		}
+	}
 	if n, ok := minCount(from, start, instrs, edges, nilWeb(from.Parent(), taken)); ok {
 		return n
 	}
@@ -415,7 +420,7 @@ func minCount(from *ssa.BasicBlock, start int, instrs map[ssa.Instruction]bool, 
 			best = dist[n]
 		}
 		for _, s := range f.succs(n.e, n.b) {
-			next := node{s, false, f.enter(n.e, n.b, s)}
+			next := node{s, false, f.enter(f.learn(n.e, n.b, s), n.b, s)}
 			d := dist[n] + weight(s.Instrs) + edges[Edge{n.b, s}]
 			if old, ok := dist[next]; !ok || d < old {
 				dist[next] = d

@@ -191,6 +191,40 @@ func quitUnlessFailed(quit chan chan error, tick chan int, fail func() bool) {
 	errc <- nil
 }
 
+func quitAfterError(quit chan chan error, tick chan int, try func() error) {
+	var errc chan error
+	var err error
+	for errc == nil && err == nil {
+		select {
+		case errc = <-quit:
+			continue
+		case <-tick:
+		}
+		err = try()
+	}
+	if err != nil {
+		errc = <-quit
+	}
+	errc <- err
+}
+
+func quitAfterOtherError(quit chan chan error, tick chan int, try, check func() error) {
+	var errc chan error
+	var err error
+	for errc == nil && err == nil {
+		select {
+		case errc = <-quit:
+			continue
+		case <-tick:
+		}
+		err = try()
+	}
+	if checked := check(); checked != nil {
+		errc = <-quit
+	}
+	errc <- err
+}
+
 func firstOfTwo(ch chan int) int {
 	err := 0
 	for range 2 {
@@ -287,6 +321,8 @@ func TestMinCountTaking(t *testing.T) {
 	}{
 		{"quitOnce", 1}, // waited for after the loop unless the loop took it
 		{"quitUnlessFailed", 0},
+		{"quitAfterError", 1},      // the loop leaves with err set only when it did not take it
+		{"quitAfterOtherError", 0}, // another error decides the wait
 	} {
 		fn := build(t, src, tc.fn)
 		if got := MinCountTaking(fn.Blocks[0], -1, recvs(fn), caseEdges(fn), taken); got != tc.want {

@@ -340,7 +340,10 @@
 // cannot lose that receiver before the first request arrives: a send on
 // it goes to the audit tier, since only a second request for the same run
 // (a second Close) can block. Whether a variable set by the receive is
-// still nil is followed along each path. A channel of other values may
+// still nil is followed along each path, and so is what a branch learns
+// of any variable it tests against nil: a loop that ends on the request
+// or on an error, followed by if err != nil { errc = <-quit }, takes the
+// request on every path. A channel of other values may
 // carry the stop among the work it is there for, and work sent after the
 // stop is stranded: it stays reported.
 //

@@ -104,3 +104,86 @@ func (w *jobWorker) work() {
 		j.run()
 	}
 }
+
+// A hardware wallet derives accounts on a goroutine until Close asks it to
+// stop. Its loop ends when the request came or a derivation failed, and
+// only the failure is tested after the loop: a path that leaves with the
+// error set waits for the request there, and one that leaves without it
+// took the request in the loop. Close's send finds the deriver on every
+// path (audit, as above). A deriver that tests a different error after
+// its loop can leave with the request untaken.
+
+type derivingWallet struct {
+	quit   chan chan error
+	derive func() error
+}
+
+func openDerivingWallet(derive func() error) *derivingWallet {
+	w := &derivingWallet{quit: make(chan chan error), derive: derive}
+	go w.selfDerive()
+	return w
+}
+
+func (w *derivingWallet) Close() error {
+	errc := make(chan error)
+	w.quit <- errc // want `send on w\.quit \(chan chan error, unbuffered\) can block forever: .*\[audit: its receiver \(\*derivingWallet\)\.selfDerive stops only once it takes one value from it: a send blocks only after another one for the same run\]$`
+	return <-errc
+}
+
+func (w *derivingWallet) selfDerive() {
+	var (
+		errc chan error
+		err  error
+	)
+	for errc == nil && err == nil {
+		select {
+		case errc = <-w.quit:
+			continue
+		case <-time.After(time.Second):
+		}
+		err = w.derive()
+	}
+	if err != nil {
+		errc = <-w.quit // a failed derivation: wait for Close
+	}
+	errc <- err // want `send on errc \(chan error\) can block forever: .*\[audit: no receiver of it is visible in this package\]$`
+}
+
+type checkedWallet struct {
+	quit   chan chan error
+	derive func() error
+	check  func() error
+}
+
+func openCheckedWallet(derive, check func() error) *checkedWallet {
+	w := &checkedWallet{quit: make(chan chan error), derive: derive, check: check}
+	go w.selfDerive()
+	return w
+}
+
+func (w *checkedWallet) CloseBad() error {
+	errc := make(chan error)
+	w.quit <- errc // want `send on w\.quit \(chan chan error, unbuffered\) can block forever: its receiver \(\*checkedWallet\)\.selfDerive can stop receiving`
+	return <-errc
+}
+
+func (w *checkedWallet) selfDerive() {
+	var (
+		errc chan error
+		err  error
+	)
+	for errc == nil && err == nil {
+		select {
+		case errc = <-w.quit:
+			continue
+		case <-time.After(time.Second):
+		}
+		err = w.derive()
+	}
+	if checkErr := w.check(); checkErr != nil {
+		errc = <-w.quit // waits only when the check fails too
+	}
+	if errc != nil {
+		errc <- err // want `send on errc \(chan error\) can block forever: .*\[audit: no receiver of it is visible in this package\]$`
+	}
+}

@@ -225,7 +225,7 @@ func (j *Judge) leakedSender(u *chans.Uses, s chans.Site) Verdict {
 	}
 	closed := chans.ClosedEdges(u, owner)
 	untilClosed := flow.Path{StopEdge: func(e flow.Edge) bool { return closed[e] }}
-	if j.countedReceive(u, s) || j.countdown(u, s) || j.inFlight(u, s) || j.oneAtATime(u, s) || !untilClosed.ReturnReachable(s.Start.Block(), flow.IndexOf(s.Start)) {
+	if j.countedReceive(u, s) || j.countdown(u, s) || j.inFlight(u, s) || j.oneAtATime(u, s) || j.repliesOneAtATime(u, s) || !untilClosed.ReturnReachable(s.Start.Block(), flow.IndexOf(s.Start)) {
 		return Verdict{}
 	}
 	received := flow.Path{

@@ -51,7 +51,8 @@ func (j *Judge) oneAtATime(u *chans.Uses, s chans.Site) bool {
 	return !startsAgainUnreceived(start, group, gateOf(start, group))
 }
 
-// startedGroup returns the channels the owner makes outside loop whose
+// startedGroup returns the channels the owner makes outside loop (nil for
+// anywhere) whose
 // sends are all made by the goroutine that start runs, which is their
 // only sender: none is stored or handed on, and each has a constant
 // buffer of at least one.
@@ -60,7 +61,7 @@ func (j *Judge) startedGroup(owner *ssa.Function, start *ssa.Go, loop *flow.Loop
 	for _, b := range owner.Blocks {
 		for _, instr := range b.Instrs {
 			mk, ok := instr.(*ssa.MakeChan)
-			if !ok || loop.Blocks[b] {
+			if !ok || loop != nil && loop.Blocks[b] {
 				continue
 			}
 			g := j.idx.Uses(mk)

@@ -369,7 +369,15 @@
 // counts that reset as the receive, when the run closes done only on
 // paths without a send: a failed write leaves done set, so no write
 // starts after it (a run that closes done after reporting, or a reset on
-// a timer, stays reported). A select case on a
+// a timer, stays reported). So is the answer of a worker started once that
+// replies to its owner's requests one at a time: only the owner sends on
+// the request channel, only the worker on the buffered reply channels,
+// the worker takes a request before each reply, and the owner receives a
+// reply before each request after the first (a console's line reader:
+// prompts <- p, then a line or an error back). At most one reply is owed
+// when the owner returns, and it has room; a prompt on a timer with a
+// reply still owed, two replies to one request, or a second asker stays
+// reported. A select case on a
 // channel that only the sending goroutine closes, after its sends (a
 // deferred close(done)), counts as receiving all it sent: it fires only
 // once the sender is past them. Sends are counted

@@ -12,11 +12,13 @@ import (
 // oneAtATime proves a goroutine started in a loop whose owner waits for it
 // before starting the next: each run sends at most one value in all on a
 // group of channels the owner made before the loop (the errors and the
-// responses of a retry), only those runs send on them, every one of them
-// has room for a value, and every way around the loop back to the go
-// statement receives from one of them. At most one sender is then running
-// at any time, and it finds the channels empty: when the owner gives up,
-// its one value fits.
+// responses of a retry), only those runs send on them, and every way
+// around the loop back to the go statement receives from one of them. At
+// most one sender is then running at any time, and it finds the channels
+// empty: when the owner gives up, its one value fits in a buffer. A send
+// with no buffer is proved only when it is the group's one channel and
+// the owner also receives from it on every way out (a cancelled attempt
+// waited for: cancel(); <-errs; return).
 //
 //	for {
 //		go func() {
@@ -48,14 +50,16 @@ func (j *Judge) oneAtATime(u *chans.Uses, s chans.Site) bool {
 	if !containsUses(group, u) || !oneSendPerRun(group) {
 		return false
 	}
+	if chans.ConstCap(u.Make) < 1 && (len(group) != 1 || leavesUnreceived(start, group)) {
+		return false // the run still going when the owner leaves has no room
+	}
 	return !startsAgainUnreceived(start, group, gateOf(start, group))
 }
 
 // startedGroup returns the channels the owner makes outside loop (nil for
-// anywhere) whose
-// sends are all made by the goroutine that start runs, which is their
-// only sender: none is stored or handed on, and each has a constant
-// buffer of at least one.
+// anywhere) whose sends are all made by the goroutine that start runs,
+// which is their only sender: none is stored or handed on, and each has a
+// constant capacity.
 func (j *Judge) startedGroup(owner *ssa.Function, start *ssa.Go, loop *flow.Loop) []*chans.Uses {
 	var group []*chans.Uses
 	for _, b := range owner.Blocks {
@@ -68,7 +72,7 @@ func (j *Judge) startedGroup(owner *ssa.Function, start *ssa.Go, loop *flow.Loop
 			if g == nil || len(g.Sends) == 0 || len(g.Stores)+len(g.Escapes) > 0 {
 				continue
 			}
-			if c, ok := chans.ConstCapOK(mk); !ok || c < 1 || !sentOnlyBy(g, start) {
+			if _, ok := chans.ConstCapOK(mk); !ok || !sentOnlyBy(g, start) {
 				continue
 			}
 			group = append(group, g)
@@ -120,6 +124,19 @@ func oneSendPerRun(group []*chans.Uses) bool {
 // startsAgainUnreceived reports whether the owner can come back to the go
 // statement start without receiving from any channel of the group.
 func startsAgainUnreceived(start *ssa.Go, group []*chans.Uses, gate *gate) bool {
+	return unreceived(start, group, gate, true)
+}
+
+// leavesUnreceived reports whether the owner can return after the go
+// statement start without receiving from any channel of the group.
+func leavesUnreceived(start *ssa.Go, group []*chans.Uses) bool {
+	return unreceived(start, group, nil, false)
+}
+
+// unreceived reports whether a path from the go statement start reaches a
+// return, or when again is set comes back to start, without receiving from
+// any channel of the group.
+func unreceived(start *ssa.Go, group []*chans.Uses, gate *gate, again bool) bool {
 	recvs := map[ssa.Instruction]bool{}
 	edges := map[flow.Edge]bool{}
 	for _, g := range group {
@@ -134,6 +151,13 @@ func startsAgainUnreceived(start *ssa.Go, group []*chans.Uses, gate *gate) bool 
 	home := start.Block()
 	at := flow.IndexOf(start)
 	receivedFirst := slices.ContainsFunc(home.Instrs[:at], func(instr ssa.Instruction) bool { return recvs[instr] })
+	if !again {
+		out := flow.Path{
+			Stop:     func(instr ssa.Instruction) bool { return recvs[instr] },
+			StopEdge: func(e flow.Edge) bool { return edges[e] },
+		}
+		return out.ReturnReachable(home, at)
+	}
 	round := flow.Path{
 		// A return is no way round: the path ends there.
 		Stop: func(instr ssa.Instruction) bool {

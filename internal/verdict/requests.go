@@ -38,7 +38,7 @@ func (j *Judge) repliesOneAtATime(u *chans.Uses, s chans.Site) bool {
 		return false
 	}
 	group := j.startedGroup(owner, start, nil)
-	if !containsUses(group, u) {
+	if !containsUses(group, u) || chans.ConstCap(u.Make) < 1 {
 		return false
 	}
 	for _, q := range j.requestChannels(owner, worker) {

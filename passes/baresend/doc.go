@@ -359,11 +359,13 @@
 // with jobs in flight stays reported. So is an attempt of a retry loop
 // that starts one goroutine a trip and receives, on every way back to
 // the go statement, from the channels those goroutines alone send on,
-// when each attempt sends at most one value on them in all and each has
-// a buffer: one attempt runs at a time, and the one still running when
-// the loop gives up finds room (an attempt started on a timer without
-// that receive, a second send per attempt, or an unbuffered channel
-// stays reported). A loop that does not wait for its one writer but
+// when each attempt sends at most one value on them in all: one attempt
+// runs at a time, and the one still running when the loop gives up finds
+// room in a buffer, or, on a channel with none, finds the loop waiting
+// for it on every way out when that channel is the attempts' only one
+// (cancel(); <-subscribed; return). An attempt started on a timer without
+// that receive, a second send per attempt, or an unbuffered channel the
+// way out does not wait on stays reported. A loop that does not wait for its one writer but
 // starts the next only while a done variable is nil, sets it to a fresh
 // channel for each run and back to nil only once a receive from it fired,
 // counts that reset as the receive, when the run closes done only on

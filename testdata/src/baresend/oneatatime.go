@@ -98,3 +98,65 @@ func unbufferedRetry(ctx context.Context, try attempt) error {
 		}
 	}
 }
+
+// resubscribe runs each subscription attempt on a goroutine of its own,
+// with no buffer for its answer, and takes that answer on every way out
+// as well as on every way round: when unsubscribed it cancels the attempt
+// and still waits for it, so no attempt is left holding its answer.
+func resubscribe(ctx context.Context, try attempt, unsub <-chan struct{}, backoff func() bool) string {
+	subscribed := make(chan error)
+	for {
+		var sub string
+		tryCtx, cancel := context.WithCancel(ctx)
+		go func() {
+			s, err := try(tryCtx)
+			sub = s
+			subscribed <- err // ok: taken on every way out and every way round
+		}()
+		select {
+		case err := <-subscribed:
+			cancel()
+			if err == nil {
+				return sub
+			}
+			if backoff() {
+				return ""
+			}
+		case <-unsub:
+			cancel()
+			<-subscribed // do not leak the attempt
+			return ""
+		}
+	}
+}
+
+// resubscribeSplit hands a subscription over with no buffer, and a failure
+// into a buffer of one, and on the way out waits only for a failure: a
+// failure finds room whenever it comes, but an attempt that succeeds
+// after the unsubscribe has nowhere to put its subscription.
+func resubscribeSplit(ctx context.Context, try attempt, unsub <-chan struct{}) string {
+	subs := make(chan string)
+	errs := make(chan error, 1)
+	for {
+		tryCtx, cancel := context.WithCancel(ctx)
+		go func() {
+			s, err := try(tryCtx)
+			if err != nil {
+				errs <- err // ok: one attempt at a time, into a buffer of one
+				return
+			}
+			subs <- s // want `send on subs \(chan string, unbuffered\) can block forever: resubscribeSplit can return`
+		}()
+		select {
+		case s := <-subs:
+			cancel()
+			return s
+		case <-errs:
+			cancel()
+		case <-unsub:
+			cancel()
+			<-errs // waits for a failure only
+			return ""
+		}
+	}
+}

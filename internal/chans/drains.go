@@ -29,8 +29,9 @@ import (
 // The pass cannot tell that every sender is in the collection; the code
 // says that is what it is for.
 type CountedDrain struct {
-	Recv *ssa.UnOp
-	Of   string // the collection, as the source names it ("" when it cannot)
+	Recv    *ssa.UnOp
+	Of      string // the collection, as the source names it ("" when it cannot)
+	Counter bool   // Of names a counter of senders, not a collection
 }
 
 // DrainsCounted returns the counted drain that r's function runs on every
@@ -52,10 +53,13 @@ func (x *Index) DrainsCounted(r Site) (CountedDrain, bool) {
 			if l == nil || l.Blocks[sel.Block()] || !walksOnce(l, b) {
 				continue
 			}
-			coll, ok := walked(l)
+			coll, counter, ok := walked(l)
 			inDrain := func(i ssa.Instruction) bool { return i.Block() == l.Header }
 			if !ok || !x.passesOnWayOut(r, sel, inDrain) {
 				continue
+			}
+			if counter != "" {
+				return CountedDrain{Recv: recv, Of: counter, Counter: true}, true
 			}
 			return CountedDrain{Recv: recv, Of: x.exprName(coll)}, true
 		}
@@ -79,27 +83,57 @@ func walksOnce(l *flow.Loop, b *ssa.BasicBlock) bool {
 }
 
 // walked returns the position of the collection whose size ends loop l:
-// a range over a map or slice, or a test of len(c) against zero.
-func walked(l *flow.Loop) (token.Pos, bool) {
+// a range over a map or slice, or a test of len(c) against zero; or the
+// name of a counter the loop counts down to zero, one a trip (for ;
+// active > 0; active-- { <-done }), which its function keeps as it keeps
+// a collection of senders.
+func walked(l *flow.Loop) (pos token.Pos, counter string, ok bool) {
 	instrs := l.Header.Instrs
 	cond, ok := instrs[len(instrs)-1].(*ssa.If)
 	if !ok {
-		return token.NoPos, false
+		return token.NoPos, "", false
 	}
 	switch c := cond.Cond.(type) {
 	case *ssa.Extract: // range over a map: ok of next
 		if next, ok := c.Tuple.(*ssa.Next); ok && c.Index == 0 && !next.IsString {
-			return next.Iter.(*ssa.Range).Pos(), true
+			return next.Iter.(*ssa.Range).Pos(), "", true
 		}
 	case *ssa.BinOp:
 		switch {
 		case c.Op == token.LSS && lenOf(c.Y) != nil: // range over a slice
-			return lenOf(c.Y).Pos(), true
+			return lenOf(c.Y).Pos(), "", true
 		case (c.Op == token.GTR || c.Op == token.NEQ) && lenOf(c.X) != nil && isZero(c.Y):
-			return lenOf(c.X).Pos(), true
+			return lenOf(c.X).Pos(), "", true
+		case (c.Op == token.GTR || c.Op == token.NEQ) && isZero(c.Y):
+			if phi, ok := c.X.(*ssa.Phi); ok && phi.Comment != "" && countsDown(l, phi) {
+				return token.NoPos, phi.Comment, true
+			}
 		}
 	}
-	return token.NoPos, false
+	return token.NoPos, "", false
+}
+
+// countsDown reports whether phi, a variable of l's header, is one less
+// on every way round l than it was on the trip before.
+//
+//	t5 = phi [2: t1, 4: t7] #active
+//	t7 = t5 - 1:int
+func countsDown(l *flow.Loop, phi *ssa.Phi) bool {
+	if phi.Block() != l.Header {
+		return false
+	}
+	round := false
+	for i, p := range l.Header.Preds {
+		if !l.Blocks[p] {
+			continue
+		}
+		dec, ok := phi.Edges[i].(*ssa.BinOp)
+		if !ok || dec.Op != token.SUB || dec.X != phi || !isOne(dec.Y) {
+			return false
+		}
+		round = true
+	}
+	return round
 }
 
 // lenOf returns v when it is a call of the builtin len on a map or slice.

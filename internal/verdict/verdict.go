@@ -298,6 +298,11 @@ func countedDrain(v Verdict, r chans.Site, d chans.CountedDrain) Verdict {
 	if of == "" {
 		of = "the collection it walks"
 	}
+	if d.Counter {
+		v.Related = append(slices.Clip(v.Related), related(d.Recv.Pos(), name+" receives here once it stops, one value for each sender counted in "+of))
+		v.Missing = "its receiver " + name + ", once it stops, keeps receiving one value for each sender counted in " + of + ": a send blocks only if its sender was not counted"
+		return v
+	}
 	v.Related = append(slices.Clip(v.Related), related(d.Recv.Pos(), name+" receives here once it stops, one value for each entry of "+of))
 	v.Missing = "its receiver " + name + ", once it stops, keeps receiving one value for each entry of " + of + ": a send blocks only if its sender has no entry there"
 	return v

@@ -233,9 +233,11 @@
 // question of order); "its receiver X, once it stops, keeps receiving one
 // value for each entry of peers: a send blocks only if its sender has no
 // entry there" (a server loop that, told to quit, ranges over the dials
-// in flight or waits until its map of peers is empty, one receive a trip:
-// whether every sender has its entry is more than the pass can see; a way
-// out that skips the drain stays a default finding); "its receiver X,
+// in flight or waits until its map of peers is empty, one receive a trip,
+// or counts down a counter of running senders, "one value for each sender
+// counted in active": whether every sender has its entry or was counted
+// is more than the pass can see; a way out that skips the drain, or one
+// that stops before zero, stays a default finding); "its receiver X,
 // once it stops, keeps receiving until Y, which sends, takes its request
 // on uninstall: a send blocks only if made after that" (a subscriber that
 // unsubscribes on its way out, deferred or on every path, and takes

@@ -120,3 +120,117 @@ running:
 		delete(peers, id)
 	}
 }
+
+// A protocol handler counts its running peer handlers instead: each
+// handler announces itself on start and reports on finish, and once told
+// to quit, the tracker takes one report for each handler it counted. A
+// tracker that counts but returns without that drain leaves the last
+// reports waiting: reported, as is one that stops one report short or
+// forgets its count after the first.
+type handlerTracker struct {
+	quit  chan struct{}
+	start chan struct{}
+	done  chan struct{}
+}
+
+func startHandlerTracker() *handlerTracker {
+	t := &handlerTracker{quit: make(chan struct{}), start: make(chan struct{}), done: make(chan struct{})}
+	go t.track()
+	return t
+}
+
+func (t *handlerTracker) inc() bool {
+	select {
+	case t.start <- struct{}{}:
+		return true
+	case <-t.quit:
+		return false
+	}
+}
+
+func (t *handlerTracker) dec() {
+	t.done <- struct{}{} // want `send on t\.done \(chan struct\{\}, unbuffered\) can block forever: .*\[audit: its receiver \(\*handlerTracker\)\.track, once it stops, keeps receiving one value for each sender counted in active: a send blocks only if its sender was not counted\]$`
+}
+
+func (t *handlerTracker) track() {
+	var active int
+	for {
+		select {
+		case <-t.start:
+			active++
+		case <-t.done:
+			active--
+		case <-t.quit:
+			for ; active > 0; active-- {
+				<-t.done
+			}
+			return
+		}
+	}
+}
+
+type hastyTracker struct {
+	quit  chan struct{}
+	start chan struct{}
+	done  chan struct{}
+}
+
+func startHastyTracker() *hastyTracker {
+	t := &hastyTracker{quit: make(chan struct{}), start: make(chan struct{}), done: make(chan struct{})}
+	go t.track()
+	return t
+}
+
+func (t *hastyTracker) dec() {
+	t.done <- struct{}{} // want `send on t\.done \(chan struct\{\}, unbuffered\) can block forever: its receiver \(\*hastyTracker\)\.track can stop receiving, and no liveness case \(ctx\.Done\(\), a stop channel\) lets it give up$`
+}
+
+func (t *hastyTracker) track() {
+	var active int
+	for {
+		select {
+		case <-t.start:
+			active++
+		case <-t.done:
+			active--
+		case <-t.quit:
+			for ; active > 1; active-- {
+				<-t.done // one report too few
+			}
+			return
+		}
+	}
+}
+
+type forgetfulTracker struct {
+	quit  chan struct{}
+	start chan struct{}
+	done  chan struct{}
+}
+
+func startForgetfulTracker() *forgetfulTracker {
+	t := &forgetfulTracker{quit: make(chan struct{}), start: make(chan struct{}), done: make(chan struct{})}
+	go t.track()
+	return t
+}
+
+func (t *forgetfulTracker) dec() {
+	t.done <- struct{}{} // want `send on t\.done \(chan struct\{\}, unbuffered\) can block forever: its receiver \(\*forgetfulTracker\)\.track can stop receiving, and no liveness case \(ctx\.Done\(\), a stop channel\) lets it give up$`
+}
+
+func (t *forgetfulTracker) track() {
+	var active int
+	for {
+		select {
+		case <-t.start:
+			active++
+		case <-t.done:
+			active--
+		case <-t.quit:
+			for ; active > 0; active = 0 {
+				<-t.done // takes the first report and forgets the rest
+			}
+			return
+		}
+	}
+}

@@ -344,7 +344,7 @@ func (x *Index) ownerTrips(u *Uses, b *ssa.BasicBlock) int {
 // the loop, which is nobody's but the owner's: no other loop holds the
 // sends.
 func (x *Index) coveredByLoop(u *Uses) bool {
-	if x.coveredBySenderLoop(u) {
+	if x.coveredBySenderLoop(u) || x.coveredByTickets(u) {
 		return true
 	}
 	owner := u.Owner()

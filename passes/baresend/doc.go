@@ -333,7 +333,13 @@
 // returns a panic, sends one value either way when the body's send is the
 // last thing before its return with nothing between that can panic
 // (errc <- work() after defer func() { if r := recover(); r != nil {
-// errc <- ... } }()).
+// errc <- ... } }()). Workers that take numbers from a counter they share
+// (n := next.Add(1) - 1; if n > last { return }), one number a trip, and
+// send at most one value per number, fill at most as many slots as the
+// test lets numbers through: a buffer of last + 1 - start, the counter's
+// start set once before any worker runs and changed by nothing but the
+// workers' additions, has room for every send, however many workers run
+// and however early the owner stops receiving.
 //
 // Stop requests. A channel of reply channels (quit chan chan error) whose
 // receiver stops only once it has taken a request from it, on every path

@@ -351,7 +351,11 @@
 // still nil is followed along each path, and so is what a branch learns
 // of any variable it tests against nil: a loop that ends on the request
 // or on an error, followed by if err != nil { errc = <-quit }, takes the
-// request on every path. A channel of other values may
+// request on every path. So does a branch on a sentinel error a call
+// returned (case err == errTerminated: return) when the callee, a
+// function of this package, returns that sentinel only from a case that
+// took the request itself, and every other result it returns is a
+// constant or another package variable. A channel of other values may
 // carry the stop among the work it is there for, and work sent after the
 // stop is stranded: it stays reported.
 //

@@ -1,6 +1,9 @@
 package baresend
 
-import "time"
+import (
+	"errors"
+	"time"
+)
 
 // A database meters itself on a goroutine until Close asks it to stop,
 // handing it a channel for the last error. The meter stops only once it
@@ -185,5 +188,135 @@ func (w *checkedWallet) selfDerive() {
 	}
 	if errc != nil {
 		errc <- err // want `send on errc \(chan error\) can block forever: .*\[audit: no receiver of it is visible in this package\]$`
+	}
+}
+
+// A header syncer runs sync cycles until Terminate asks it to stop. A
+// cycle that takes the request itself answers it and returns
+// errStopped, which no other path of the cycle returns, so the loop that
+// leaves on that error has taken the request too; every other error
+// ends the loop only after it waits for the request. A cycle that also
+// returns errStopped when its peer set runs dry lets the loop leave with
+// the request untaken.
+
+var (
+	errStopped = errors.New("stopped")
+	errRestart = errors.New("restart")
+)
+
+type headerSyncer struct {
+	terminate chan chan error
+	pending   []int
+	heads     chan int
+	peers     func() int
+}
+
+func startHeaderSyncer(peers func() int) *headerSyncer {
+	s := &headerSyncer{terminate: make(chan chan error), heads: make(chan int), peers: peers}
+	go s.loop()
+	return s
+}
+
+func (s *headerSyncer) Terminate() error {
+	errc := make(chan error)
+	s.terminate <- errc // want `send on s\.terminate \(chan chan error, unbuffered\) can block forever: .*\[audit: its receiver \(\*headerSyncer\)\.loop stops only once it takes one value from it: a send blocks only after another one for the same run\]$`
+	return <-errc
+}
+
+func (s *headerSyncer) loop() {
+	select {
+	case errc := <-s.terminate:
+		errc <- nil // stopped before the first head
+		return
+	case <-s.heads:
+	}
+	for {
+		err := s.cycle()
+		switch {
+		case err == errRestart:
+			continue
+		case err == errStopped:
+			return // the cycle took the request
+		default:
+			errc := <-s.terminate
+			errc <- err // want `send on errc \(chan error\) can block forever: .*\[audit: no receiver of it is visible in this package\]$`
+			return
+		}
+	}
+}
+
+func (s *headerSyncer) cycle() error {
+	s.pending = make([]int, 0, 8)
+	defer func() { s.pending = nil }() // its returns now go through result variables
+	for {
+		select {
+		case errc := <-s.terminate:
+			errc <- nil
+			return errStopped
+		case h := <-s.heads:
+			if h < 0 {
+				return errRestart
+			}
+		}
+	}
+}
+
+type drySyncer struct {
+	terminate chan chan error
+	pending   []int
+	heads     chan int
+	peers     func() int
+}
+
+func startDrySyncer(peers func() int) *drySyncer {
+	s := &drySyncer{terminate: make(chan chan error), heads: make(chan int), peers: peers}
+	go s.loop()
+	return s
+}
+
+func (s *drySyncer) TerminateBad() error {
+	errc := make(chan error)
+	s.terminate <- errc // want `send on s\.terminate \(chan chan error, unbuffered\) can block forever: its receiver \(\*drySyncer\)\.loop can stop receiving`
+	return <-errc
+}
+
+func (s *drySyncer) loop() {
+	select {
+	case errc := <-s.terminate:
+		errc <- nil // stopped before the first head
+		return
+	case <-s.heads:
+	}
+	for {
+		err := s.cycle()
+		switch {
+		case err == errRestart:
+			continue
+		case err == errStopped:
+			return
+		default:
+			errc := <-s.terminate
+			errc <- err // want `send on errc \(chan error\) can block forever: .*\[audit: no receiver of it is visible in this package\]$`
+			return
+		}
+	}
+}
+
+func (s *drySyncer) cycle() error {
+	s.pending = make([]int, 0, 8)
+	defer func() { s.pending = nil }() // its returns now go through result variables
+	for {
+		select {
+		case errc := <-s.terminate:
+			errc <- nil
+			return errStopped
+		case h := <-s.heads:
+			if s.peers() == 0 {
+				return errStopped // not asked to: the loop leaves with the request untaken
+			}
+			if h < 0 {
+				return errRestart
+			}
+		}
 	}
 }

@@ -411,3 +411,174 @@ func hasField(fs, of []*types.Var) bool {
 	}
 	return false
 }
+
+// A LastDrain is what a receiver runs on its way out: a loop that takes
+// values from the channel until it takes the sender's last, a value on a
+// channel the sender sends on only right before it returns.
+//
+//	defer func() {
+//		if reading {
+//			c.drainRead() // for { select { case <-c.readOp: case <-c.readErr: return } }
+//		}
+//	}()
+//
+//	func (c *Client) read() {
+//		for {
+//			msg, err := c.codec.read()
+//			if err != nil {
+//				c.readErr <- err // the last: read returns next
+//				return
+//			}
+//			c.readOp <- msg
+//		}
+//	}
+//
+// While the drain runs, every send the sender makes is taken, the last
+// included. Whether it runs on every way out while a sender lives (the
+// flag reading above) is beyond the pass.
+type LastDrain struct {
+	Drainer *ssa.Function // the function whose loop drains
+	Call    token.Pos     // where the receiver's way out runs it
+	Last    *types.Var    // the field of the sender's last value
+}
+
+// DrainsToLast returns the last-value drain that r's function runs on its
+// way out (a function it defers, or one that function calls) for the send
+// instr on ch: the drain's loop, blocking, receives from a channel in the
+// same field as ch and leaves only through a case that receives the last
+// value of instr's function, which sends nothing after it.
+func (x *Index) DrainsToLast(r Site, instr ssa.Instruction, ch ssa.Value) (LastDrain, bool) {
+	sel, ok := r.Instr.(*ssa.Select)
+	if !ok {
+		return LastDrain{}, false
+	}
+	fields := chanFields(x.Origins(ch))
+	if len(fields) == 0 {
+		return LastDrain{}, false
+	}
+	for _, b := range r.Func.Blocks {
+		for _, i := range b.Instrs {
+			call, ok := i.(*ssa.Defer)
+			if !ok || !x.onWayOut(r, sel, call) {
+				continue
+			}
+			for _, fn := range calledFuncs(call) {
+				if d, ok := x.lastDrainIn(fn, fields, instr.Parent(), 1); ok {
+					if d.Call == token.NoPos {
+						d.Call = call.Pos()
+					}
+					return d, true
+				}
+			}
+		}
+	}
+	return LastDrain{}, false
+}
+
+// lastDrainIn looks for the last-value drain in fn and, to maxDrainDepth,
+// in what it calls, on any of its paths.
+func (x *Index) lastDrainIn(fn *ssa.Function, fields []*types.Var, sender *ssa.Function, depth int) (LastDrain, bool) {
+	if fn.Blocks == nil || depth > maxDrainDepth {
+		return LastDrain{}, false
+	}
+	for _, b := range fn.Blocks {
+		for _, i := range b.Instrs {
+			switch i := i.(type) {
+			case *ssa.Select:
+				if last, ok := x.drainsUntilLast(i, fields, sender); ok {
+					return LastDrain{Drainer: fn, Last: last}, true
+				}
+			case *ssa.Call:
+				for _, callee := range calledFuncs(i) {
+					if d, ok := x.lastDrainIn(callee, fields, sender, depth+1); ok {
+						if depth == 1 {
+							d.Call = i.Pos()
+						}
+						return d, true
+					}
+				}
+			}
+		}
+	}
+	return LastDrain{}, false
+}
+
+// drainsUntilLast reports whether sel, blocking and in a loop, receives in
+// every case, one of them from fields, and leaves the loop only through a
+// case that receives from a field on which sender makes only its last
+// sends; it returns that field.
+func (x *Index) drainsUntilLast(sel *ssa.Select, fields []*types.Var, sender *ssa.Function) (*types.Var, bool) {
+	l := x.Loops(sel.Parent()).Innermost(sel.Block())
+	if l == nil || !sel.Blocking {
+		return nil, false
+	}
+	drains := false
+	var last *types.Var
+	for k, st := range sel.States {
+		if st.Dir != types.RecvOnly {
+			return nil, false
+		}
+		fs := chanFields(x.Origins(st.Chan))
+		drains = drains || hasField(fs, fields)
+		if last != nil || !leavesOnlyThrough(sel, k) {
+			continue
+		}
+		for _, f := range fs {
+			if x.sendsLastOn(sender, f) {
+				last = f
+			}
+		}
+	}
+	return last, drains && last != nil
+}
+
+// leavesOnlyThrough reports whether every way from sel to a return of
+// its function passes through case k: the loop around sel goes on after
+// every other case.
+func leavesOnlyThrough(sel *ssa.Select, k int) bool {
+	e, ok := CaseEdge(sel, k)
+	if !ok {
+		return false
+	}
+	p := flow.Path{StopEdge: func(x flow.Edge) bool { return x == e }}
+	return !p.ReturnReachable(sel.Block(), flow.IndexOf(sel))
+}
+
+// sendsLastOn reports whether fn sends on field f, and each such send is
+// its last: no send of fn on any channel can follow it.
+func (x *Index) sendsLastOn(fn *ssa.Function, f *types.Var) bool {
+	var sends, lasts []ssa.Instruction
+	for _, b := range fn.Blocks {
+		for _, i := range b.Instrs {
+			send, ok := i.(*ssa.Send)
+			if !ok {
+				if sel, isSel := i.(*ssa.Select); isSel && !selectOnlyReceives(sel) {
+					sends = append(sends, sel)
+				}
+				continue
+			}
+			sends = append(sends, send)
+			if slices.Contains(chanFields(x.Origins(send.Chan)), f) {
+				lasts = append(lasts, send)
+			}
+		}
+	}
+	for _, l := range lasts {
+		for _, s := range sends {
+			if flow.Reaches(l, s) {
+				return false
+			}
+		}
+	}
+	return len(lasts) > 0
+}
+
+// selectOnlyReceives reports whether every case of sel receives.
+func selectOnlyReceives(sel *ssa.Select) bool {
+	for _, st := range sel.States {
+		if st.Dir != types.RecvOnly {
+			return false
+		}
+	}
+	return true
+}

@@ -219,7 +219,7 @@ func (x *Index) calledFromOutside(fn *ssa.Function) bool {
 	if fn.Pkg != x.pkg || fn.Parent() != nil || obj == nil || !obj.Exported() || x.escaped[fn] || x.bound[obj] || fn.TypeParams().Len() > 0 {
 		return false
 	}
-	return fn.Signature.Recv() == nil || !x.invoked[obj.Name()] && !isGenericRecv(fn)
+	return fn.Signature.Recv() == nil || !x.invokedAs(fn) && !isGenericRecv(fn)
 }
 
 // HeldAcross fills g.Across with the locks held from each of g's tests

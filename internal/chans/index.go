@@ -32,8 +32,7 @@ type Index struct {
 	globalVals map[*ssa.Global][]ssa.Value
 	globalSts  map[*ssa.Global][]*ssa.Store
 	recvs      []Site                              // every receive in the package, Func and Instr set
-	invoked    map[string]bool                     // names of methods called through interfaces
-	invokes    map[string][]ssa.CallInstruction    // those calls, by method name
+	invokes    map[string][]ssa.CallInstruction    // calls through interfaces, by method name
 	ifaces     map[string][]*types.Interface       // the interfaces they are called on; nil for a type parameter
 	bound      map[types.Object]bool               // methods used as method values or expressions
 	thunked    map[types.Object]bool               // methods used as method expressions (T.m)
@@ -106,7 +105,6 @@ func NewIndex(pkg *ssa.Package, funcs []*ssa.Function) *Index {
 		globalSts:      make(map[*ssa.Global][]*ssa.Store),
 		uses:           make(map[*ssa.MakeChan]*Uses),
 		loops:          make(map[*ssa.Function]*flow.Loops),
-		invoked:        make(map[string]bool),
 		invokes:        make(map[string][]ssa.CallInstruction),
 		ifaces:         make(map[string][]*types.Interface),
 		inserts:        make(map[any][]*ssa.MapUpdate),
@@ -208,7 +206,6 @@ func (x *Index) addFuncRefs(instr ssa.Instruction) {
 	var callee ssa.Value
 	if call, ok := instr.(ssa.CallInstruction); ok && call.Common().IsInvoke() {
 		name := call.Common().Method.Name()
-		x.invoked[name] = true
 		x.invokes[name] = append(x.invokes[name], call)
 		var iface *types.Interface // stays nil for a call on a type parameter
 		if t := call.Common().Value.Type(); !isTypeParam(t) {
@@ -289,7 +286,7 @@ func (x *Index) callers(fn *ssa.Function) ([]ssa.CallInstruction, bool) {
 		if obj == nil || obj.Exported() || x.bound[obj] {
 			return nil, false
 		}
-		if fn.Signature.Recv() != nil && (x.invoked[obj.Name()] || isGenericRecv(fn)) {
+		if fn.Signature.Recv() != nil && (x.invokedAs(fn) || isGenericRecv(fn)) {
 			return nil, false
 		}
 		return x.calls[fn], true
@@ -317,7 +314,7 @@ func (x *Index) callers(fn *ssa.Function) ([]ssa.CallInstruction, bool) {
 func (x *Index) MethodCalls(fn *ssa.Function) (direct, viaValue []ssa.CallInstruction, ok bool) {
 	obj := fn.Object()
 	if fn.Pkg != x.pkg || fn.Parent() != nil || obj == nil || fn.Signature.Recv() == nil ||
-		obj.Exported() || x.escaped[fn] || x.thunked[obj] || x.invoked[obj.Name()] ||
+		obj.Exported() || x.escaped[fn] || x.thunked[obj] || x.invokedAs(fn) ||
 		fn.TypeParams().Len() > 0 || isGenericRecv(fn) {
 		return nil, nil, false
 	}
@@ -569,7 +566,7 @@ func returnsChan(r *ssa.Return) bool {
 // where the index cannot follow it.
 func (x *Index) HandedOutBy(f *types.Var) *ssa.Function {
 	for _, r := range x.chanReturns {
-		if x.invoked[r.Parent().Name()] {
+		if x.invokedAs(r.Parent()) {
 			continue
 		}
 		for _, v := range r.Results {

@@ -249,7 +249,7 @@ func (x *Index) RunUntilDone(r Site, makes []*ssa.MakeChan) (ssa.Instruction, bo
 	fn := r.Func
 	obj := fn.Object()
 	if fn.Pkg != x.pkg || fn.Parent() != nil || obj == nil || fn.Signature.Recv() == nil ||
-		obj.Exported() || x.escaped[fn] || x.thunked[obj] || x.invoked[obj.Name()] ||
+		obj.Exported() || x.escaped[fn] || x.thunked[obj] || x.invokedAs(fn) ||
 		fn.TypeParams().Len() > 0 || isGenericRecv(fn) || len(x.calls[fn]) > 0 || len(x.boundVals[obj]) == 0 {
 		return nil, false
 	}

@@ -176,6 +176,23 @@ func isInternal(path string) bool {
 		strings.HasSuffix(path, "/internal") || strings.Contains(path, "/internal/")
 }
 
+// invokedAs reports whether a call through an interface in this package
+// may run the method fn: a call of its name whose method has its
+// signature, receivers aside, or one on a value of a type parameter,
+// whose method the pass does not resolve. A method of another signature
+// is not in the interface's method set under that name, so no such call
+// runs it: a stream's read(out chan<- string) is not what codec.read()
+// calls.
+func (x *Index) invokedAs(fn *ssa.Function) bool {
+	for _, call := range x.invokes[fn.Name()] {
+		cc := call.Common()
+		if isTypeParam(cc.Value.Type()) || types.Identical(cc.Method.Type(), fn.Signature) {
+			return true
+		}
+	}
+	return false
+}
+
 // invokesOf returns the interface method calls of this package that may
 // run the method fn: those of its name whose method has its signature.
 // ctx.Done() never runs a Done(uint64).

@@ -93,7 +93,7 @@ func (x *Index) visibleCallers(fn *ssa.Function) ([]ssa.CallInstruction, bool) {
 		return nil, false
 	}
 	obj := fn.Object()
-	if fn.Parent() != nil || obj == nil || fn.Signature.Recv() == nil || !x.invoked[obj.Name()] {
+	if fn.Parent() != nil || obj == nil || fn.Signature.Recv() == nil || !x.invokedAs(fn) {
 		return x.callers(fn)
 	}
 	if fn.Pkg != x.pkg || obj.Exported() || x.escaped[fn] || x.bound[obj] || isGenericRecv(fn) ||

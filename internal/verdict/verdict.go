@@ -252,6 +252,9 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 		if d, ok := j.idx.AsksToStop(r, instr, ch); ok && w.Blocks && w.Missing == "" {
 			w = askingDrain(w, r, d)
 		}
+		if d, ok := j.idx.DrainsToLast(r, instr, ch); ok && w.Blocks && w.Missing == "" {
+			w = lastDrain(w, r, d)
+		}
 		return w
 	}
 	if underTest != nil {
@@ -319,6 +322,17 @@ func askingDrain(v Verdict, r chans.Site, d chans.AskingDrain) Verdict {
 		related(d.Ask, "until "+taker+" takes its request on "+d.Field.Name()+" here"))
 	v.Missing = "its receiver " + name + ", once it stops, keeps receiving until " + taker +
 		", which sends, takes its request on " + d.Field.Name() + ": a send blocks only if made after that"
+	return v
+}
+
+// lastDrain audits a send whose receiver, on its way out, may run a loop
+// that takes every value until the sender's last (chans.DrainsToLast): a
+// send blocks only if the drain is skipped while the sender runs.
+func lastDrain(v Verdict, r chans.Site, d chans.LastDrain) Verdict {
+	name, drainer := OwnerName(r.Func), OwnerName(d.Drainer)
+	v.Related = append(slices.Clip(v.Related), related(d.Call, name+" runs "+drainer+" here on its way out"))
+	v.Missing = "its receiver " + name + ", on its way out, runs " + drainer +
+		", which takes values from it until the sender's last one, on " + d.Last.Name() + ": a send blocks only if the drain is skipped"
 	return v
 }
 

@@ -244,8 +244,15 @@
 // events from the channel until the event loop that sends them takes its
 // request to be removed: whether the loop ever sends to a removed
 // subscription is more than the pass can see; a drain that can also give
-// up on another case stays a default finding); "its receiver X
-// closes the channel as it stops, unless it saw it closed: a
+// up on another case stays a default finding); "its receiver X, on its
+// way out, runs Y, which takes values from it until the sender's last
+// one, on readErr: a send blocks only if the drain is skipped" (a
+// client's dispatch loop that, in a function it defers, takes responses
+// until its reader's read error, which the reader sends last before it
+// returns: whether the drain runs whenever a reader lives, a flag the
+// loop keeps, is more than the pass can see; a reader that sends after
+// that value, or a loop with no drain, stays a default finding); "its
+// receiver X closes the channel as it stops, unless it saw it closed: a
 // send left behind panics rather than waits" (a loop that closes its own
 // control channel on every way out, or a collector that closes its
 // results once it has one per request handed out and otherwise leaves

@@ -8,7 +8,10 @@ import (
 
 // Semaphore reports whether the channel u makes is a counting semaphore
 // whose holders always give their token back: a buffered channel seen
-// whole by this package (it escapes nowhere), on which only its owner
+// whole by this package (it escapes nowhere; a capacity that is not a
+// constant, a pool sized by its caller's settings, is taken to be at
+// least one: with none, the first acquire would wait for a holder that
+// starts only after it, which the first run shows), on which only its owner
 // sends, and where every send (an acquire) is followed, on every path and
 // before the next acquire or the owner's return, by a release: a receive
 // of the owner, or the start of a function (a goroutine, a call, a
@@ -29,7 +32,7 @@ import (
 // holder's work ends: a throttle, not a receiver that can be gone. The
 // holder's work blocking is the bug to find there, not this send.
 func (x *Index) Semaphore(u *Uses) bool {
-	if n, ok := constCap(u.Make); !ok || n < 1 || len(u.Escapes) > 0 || len(u.Stores) > 0 || len(u.Sends) == 0 {
+	if n, ok := constCap(u.Make); ok && n < 1 || len(u.Escapes) > 0 || len(u.Stores) > 0 || len(u.Sends) == 0 {
 		return false
 	}
 	releases := x.releases(u)
@@ -75,11 +78,36 @@ func (x *Index) releases(u *Uses) map[ssa.Instruction]bool {
 		}
 	}
 	for start, byFunc := range byStart {
-		if fn := x.directCallee(start); fn != nil && x.alwaysReceives(fn, byFunc, releaseDepth) {
+		if fn := x.heldBy(start); fn != nil && x.alwaysReceives(fn, byFunc, releaseDepth) {
 			out[start] = true
 		}
 	}
 	return out
+}
+
+// heldBy returns the function a start runs for the token's holder: the
+// function or closure it names, or, when it hands one closure to a
+// function of another package (threading.GoSafe(func() {...}), an
+// errgroup's Go), that closure, which such a function is there to run.
+func (x *Index) heldBy(start ssa.Instruction) *ssa.Function {
+	fn := x.directCallee(start)
+	call, ok := start.(*ssa.Call)
+	if !ok || fn == nil || len(fn.Blocks) > 0 {
+		return fn
+	}
+	var only *ssa.Function
+	for _, a := range call.Call.Args {
+		if mc, ok := a.(*ssa.MakeClosure); ok {
+			if only != nil {
+				return fn
+			}
+			only = mc.Fn.(*ssa.Function)
+		}
+	}
+	if only == nil {
+		return fn
+	}
+	return only
 }
 
 // releaseDepth bounds how deep alwaysReceives follows calls: a holder's

@@ -1,6 +1,10 @@
 package baresend
 
-import "sync"
+import (
+	"sync"
+
+	"baresend/gokit"
+)
 
 // A write loop lets one batch be written while it gathers the next: a
 // one-slot semaphore that each batch's writer gives back when it is done.
@@ -146,6 +150,37 @@ func pushAllLeakyBad(conns []*peerConn) {
 			defer func() { <-sem }()
 			_ = pushTo(c)
 		}(c)
+	}
+}
+
+// pushAllSafeOK bounds its pushes by a number of workers its caller
+// picks, and hands each push to a helper of another package that runs it
+// on a goroutine of its own: the closure defers giving its token back,
+// so the acquire still waits only for a push in flight.
+func pushAllSafeOK(conns []*peerConn, workers int) {
+	sem := make(chan struct{}, workers)
+	for _, c := range conns {
+		sem <- struct{}{} // ok: every push the helper runs releases its token
+		gokit.GoSafe(func() {
+			defer func() { <-sem }()
+			_ = pushTo(c)
+		})
+	}
+}
+
+// pushAllSafeLeakyBad gives the token back only after a push that
+// started: a push skipped keeps it.
+func pushAllSafeLeakyBad(conns []*peerConn, workers int) {
+	sem := make(chan struct{}, workers)
+	for _, c := range conns {
+		sem <- struct{}{} // want `send on sem \(chan struct\{\}\) can block forever`
+		gokit.GoSafe(func() {
+			if c.id == "" {
+				return
+			}
+			defer func() { <-sem }()
+			_ = pushTo(c)
+		})
 	}
 }
 

@@ -545,21 +545,26 @@ func leavesOnlyThrough(sel *ssa.Select, k int) bool {
 }
 
 // sendsLastOn reports whether fn sends on field f, and each such send is
-// its last: no send of fn on any channel can follow it.
+// its last: no send of fn on any channel, and no call of a function of
+// this package, which could send for it, can follow it.
 func (x *Index) sendsLastOn(fn *ssa.Function, f *types.Var) bool {
 	var sends, lasts []ssa.Instruction
 	for _, b := range fn.Blocks {
 		for _, i := range b.Instrs {
-			send, ok := i.(*ssa.Send)
-			if !ok {
-				if sel, isSel := i.(*ssa.Select); isSel && !selectOnlyReceives(sel) {
-					sends = append(sends, sel)
+			switch i := i.(type) {
+			case *ssa.Send:
+				sends = append(sends, i)
+				if slices.Contains(chanFields(x.Origins(i.Chan)), f) {
+					lasts = append(lasts, i)
 				}
-				continue
-			}
-			sends = append(sends, send)
-			if slices.Contains(chanFields(x.Origins(send.Chan)), f) {
-				lasts = append(lasts, send)
+			case *ssa.Select:
+				if !selectOnlyReceives(i) {
+					sends = append(sends, i)
+				}
+			case ssa.CallInstruction:
+				if callee := i.Common().StaticCallee(); callee == nil || callee.Pkg == fn.Pkg {
+					sends = append(sends, i)
+				}
 			}
 		}
 	}

@@ -164,3 +164,58 @@ func (c *abruptReadingClient) readLoop(codec readCodec) {
 		c.readOp <- msg // want `send on c\.readOp \(chan readMessage, unbuffered\) can block forever: its receiver \(\*abruptReadingClient\)\.dispatch can stop receiving`
 	}
 }
+
+// A client whose reader, after its error, hands a last message to a
+// helper that sends it: the drain has returned by then.
+type chattyReadingClient struct {
+	close   chan struct{}
+	readOp  chan readMessage
+	readErr chan error
+}
+
+func dialChattyReading(codec readCodec) *chattyReadingClient {
+	c := &chattyReadingClient{close: make(chan struct{}), readOp: make(chan readMessage), readErr: make(chan error)}
+	go c.dispatch(codec)
+	return c
+}
+
+func (c *chattyReadingClient) Close() { close(c.close) }
+
+func (c *chattyReadingClient) dispatch(codec readCodec) {
+	defer c.drainRead()
+	go c.readLoop(codec)
+	for {
+		select {
+		case <-c.close:
+			return
+		case <-c.readOp:
+		case <-c.readErr:
+		}
+	}
+}
+
+func (c *chattyReadingClient) drainRead() {
+	for {
+		select {
+		case <-c.readOp:
+		case <-c.readErr:
+			return
+		}
+	}
+}
+
+func (c *chattyReadingClient) readLoop(codec readCodec) {
+	for {
+		msg, err := codec.read()
+		if err != nil {
+			c.readErr <- err // want `send on c\.readErr \(chan error, unbuffered\) can block forever: its receiver \(\*chattyReadingClient\)\.dispatch can stop receiving`
+			c.farewell(msg)
+			return
+		}
+		c.readOp <- msg // want `send on c\.readOp \(chan readMessage, unbuffered\) can block forever: its receiver \(\*chattyReadingClient\)\.dispatch can stop receiving`
+	}
+}
+
+func (c *chattyReadingClient) farewell(msg readMessage) {
+	c.readOp <- msg // want `send on c\.readOp \(chan readMessage, unbuffered\) can block forever: its receiver \(\*chattyReadingClient\)\.dispatch can stop receiving`
+}

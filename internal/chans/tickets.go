@@ -75,7 +75,7 @@ func (x *Index) coveredByTickets(u *Uses) bool {
 			return false
 		}
 	}
-	start, ok := ticketStart(t.counter, fn, t.add)
+	start, ok := x.ticketStart(t.counter, fn, t.add, u.Make)
 	if !ok {
 		return false
 	}
@@ -193,14 +193,18 @@ func atomicAdd(cc *ssa.CallCommon) bool {
 // is taken: counter is the address fn adds to, a variable of fn's parent
 // that fn only adds to at add and reads, and that its parent only sets,
 // once, before it makes any closure of fn, and otherwise only reads or
-// binds into closures of fn. A counter never set starts at zero.
-func ticketStart(counter ssa.Value, fn *ssa.Function, add *ssa.Call) (linear, bool) {
+// binds into closures of fn. A counter never set starts at zero. Neither
+// the variable nor its setting may come round again while the channel mk
+// makes is the same: a counter made or reset each round of a loop that
+// keeps one channel hands every number out once per round.
+func (x *Index) ticketStart(counter ssa.Value, fn *ssa.Function, add *ssa.Call, mk *ssa.MakeChan) (linear, bool) {
 	fv, ok := counter.(*ssa.FreeVar)
 	if !ok || !onlyAddsAt(fv, add) {
 		return linear{}, false
 	}
 	_, cell := closureBinding(fn, fv)
-	if cell == nil {
+	loops := x.Loops(mk.Parent())
+	if cell == nil || cell.Parent() != mk.Parent() || loops.RepeatsWithout(cell.Block(), mk.Block()) {
 		return linear{}, false
 	}
 	var set ssa.Value
@@ -236,6 +240,9 @@ func ticketStart(counter ssa.Value, fn *ssa.Function, add *ssa.Call) (linear, bo
 	}
 	if set == nil {
 		return linear{}, true
+	}
+	if loops.RepeatsWithout(setAt.Block(), mk.Block()) {
+		return linear{}, false
 	}
 	for _, mc := range closures {
 		if !precedes(setAt, mc) {

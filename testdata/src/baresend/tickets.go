@@ -158,3 +158,52 @@ func fetchAllTwice(urls []string) error {
 	}
 	return nil
 }
+
+// fetchRounds fetches urls three times over into one buffer sized for
+// one round, each round with a counter of its own: every number comes
+// round three times.
+func fetchRounds(urls []string) error {
+	errc := make(chan error, len(urls))
+	for range 3 {
+		var next atomic.Int64
+		go func() {
+			for {
+				i := next.Add(1) - 1
+				if i >= int64(len(urls)) {
+					return
+				}
+				errc <- fetchURL(urls[i]) // want `send on errc \(chan error\) can block forever: fetchRounds can return before receiving every value`
+			}
+		}()
+	}
+	for range urls {
+		if err := <-errc; err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fetchRewound sets one counter back to zero at the start of each round.
+func fetchRewound(urls []string) error {
+	errc := make(chan error, len(urls))
+	var next atomic.Int64
+	for range 3 {
+		next.Store(0)
+		go func() {
+			for {
+				i := next.Add(1) - 1
+				if i >= int64(len(urls)) {
+					return
+				}
+				errc <- fetchURL(urls[i]) // want `send on errc \(chan error\) can block forever: fetchRewound can return before receiving every value`
+			}
+		}()
+	}
+	for range urls {
+		if err := <-errc; err != nil {
+			return err
+		}
+	}
+	return nil
+}

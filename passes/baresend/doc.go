@@ -346,7 +346,9 @@
 // test lets numbers through: a buffer of last + 1 - start, the counter's
 // start set once before any worker runs and changed by nothing but the
 // workers' additions, has room for every send, however many workers run
-// and however early the owner stops receiving.
+// and however early the owner stops receiving. A counter made or reset
+// each round of a loop that keeps one channel hands every number out
+// once per round: no proof.
 //
 // Stop requests. A channel of reply channels (quit chan chan error) whose
 // receiver stops only once it has taken a request from it, on every path

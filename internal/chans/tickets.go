@@ -119,7 +119,7 @@ func takesTicket(l *flow.Loop) (ticket, bool) {
 	op, tv, bv := cmp.Op, cmp.X, cmp.Y
 	lt, ok := linearOf(tv, 0)
 	if !ok || !isTicket(lt, l) {
-		op, tv, bv = flipped(op), cmp.Y, cmp.X
+		op, tv, bv = Mirror(op), cmp.Y, cmp.X
 		if lt, ok = linearOf(tv, 0); !ok || !isTicket(lt, l) {
 			return ticket{}, false
 		}
@@ -147,8 +147,8 @@ func takesTicket(l *flow.Loop) (ticket, bool) {
 	return t, true
 }
 
-// flipped turns a comparison around: a < b is b > a.
-func flipped(op token.Token) token.Token {
+// Mirror turns a comparison around: a < b is b > a.
+func Mirror(op token.Token) token.Token {
 	switch op {
 	case token.LSS:
 		return token.GTR

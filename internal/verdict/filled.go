@@ -131,7 +131,7 @@ func atMost(cmp *ssa.BinOp, v, coll ssa.Value, taken bool) bool {
 	switch {
 	case chans.SameValue(cmp.X, v) && isLenOf(cmp.Y, coll):
 	case chans.SameValue(cmp.Y, v) && isLenOf(cmp.X, coll):
-		op = mirror(op)
+		op = chans.Mirror(op)
 	default:
 		return false
 	}
@@ -143,21 +143,6 @@ func atMost(cmp *ssa.BinOp, v, coll ssa.Value, taken bool) bool {
 		return !taken
 	}
 	return false
-}
-
-// mirror turns a op b into b op' a.
-func mirror(op token.Token) token.Token {
-	switch op {
-	case token.LSS:
-		return token.GTR
-	case token.GTR:
-		return token.LSS
-	case token.LEQ:
-		return token.GEQ
-	case token.GEQ:
-		return token.LEQ
-	}
-	return op
 }
 
 func lastIf(b *ssa.BasicBlock) (*ssa.If, bool) {

@@ -24,15 +24,17 @@ import (
 // that sends); and a capacity equal to the bound of the one loop that runs
 // the send sites, k times the bound when an iteration sends at most k
 // values (make(chan T, len(xs)) with a send per element of xs), be that
-// loop the owner's or its one sender's (coveredBySenderLoop). Once the
-// channel escapes to code this package cannot see, only the owner's sends
+// loop the owner's or its one sender's (coveredBySenderLoop). Senders
+// that share a counter of tickets (coveredByTickets) or keep a token of a
+// pool or semaphore of n for good (coveredByTokens) are bounded too. Once
+// the channel escapes to code this package cannot see, only the owner's sends
 // that no escape can precede are counted.
 func (x *Index) Covered(u *Uses, site Site) bool {
 	if x.escapedAt(u) {
 		return x.coveredBeforeEscape(u, site)
 	}
 	if n, ok := constCap(u.Make); ok {
-		return x.Count(u, u.Sends) <= n || x.roomAt(u, site, n)
+		return x.Count(u, u.Sends) <= n || x.roomAt(u, site, n) || x.coveredByTokens(u)
 	}
 	return x.coveredByLoop(u)
 }
@@ -344,7 +346,7 @@ func (x *Index) ownerTrips(u *Uses, b *ssa.BasicBlock) int {
 // the loop, which is nobody's but the owner's: no other loop holds the
 // sends.
 func (x *Index) coveredByLoop(u *Uses) bool {
-	if x.coveredBySenderLoop(u) || x.coveredByTickets(u) {
+	if x.coveredBySenderLoop(u) || x.coveredByTickets(u) || x.coveredByTokens(u) {
 		return true
 	}
 	owner := u.Owner()

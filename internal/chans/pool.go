@@ -38,8 +38,16 @@ func (x *Index) TokenPool(f *types.Var) bool {
 // or on field f, in a loop bounded by mk's capacity: the size it was made
 // with, or cap of the channel.
 func (x *Index) filledWhereMade(mk *ssa.MakeChan, f *types.Var) bool {
+	return len(x.fillSends(mk, f)) > 0
+}
+
+// fillSends returns the sends by which the function that made mk fills
+// it, or field f, in a loop bounded by mk's capacity: a loop of its own,
+// not nested in another.
+func (x *Index) fillSends(mk *ssa.MakeChan, f *types.Var) []ssa.Instruction {
 	owner := mk.Parent()
 	loops := x.Loops(owner)
+	var out []ssa.Instruction
 	for _, b := range owner.Blocks {
 		for _, instr := range b.Instrs {
 			send, ok := instr.(*ssa.Send)
@@ -51,11 +59,11 @@ func (x *Index) filledWhereMade(mk *ssa.MakeChan, f *types.Var) bool {
 				continue
 			}
 			if bound := flow.LoopBound(l); bound != nil && (SameValue(bound, mk.Size) || x.capOf(bound, mk, f)) {
-				return true
+				out = append(out, send)
 			}
 		}
 	}
-	return false
+	return out
 }
 
 // capOf reports whether v is cap(ch) of the channel mk made or of field

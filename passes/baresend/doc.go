@@ -348,7 +348,14 @@
 // workers' additions, has room for every send, however many workers run
 // and however early the owner stops receiving. A counter made or reset
 // each round of a loop that keeps one channel hands every number out
-// once per round: no proof.
+// once per round: no proof. Goroutines the owner starts one at a time,
+// each after taking a token (a buffer from a pool of n it filled where it
+// made it, or a place of a semaphore of n), where a goroutine that sends
+// keeps its token for good and one that gives it back sends nothing,
+// send at most n values: a buffer of n has room for every one (an
+// uploader whose failing parts report on errc and keep their buffer). A
+// token given back on every path, by a deferred release, frees a place
+// for the next sender: no proof.
 //
 // Stop requests. A channel of reply channels (quit chan chan error) whose
 // receiver stops only once it has taken a request from it, on every path

@@ -206,6 +206,9 @@ func (j *Judge) leakedSender(u *chans.Uses, s chans.Site) Verdict {
 	for _, e := range j.doneAfterSends(u, s) {
 		weights[e] = n // the sender is past every send
 	}
+	for _, e := range j.idx.FailedHandOff(s) {
+		weights[e] = n // the sender was never handed on
+	}
 	if j.abandons(u, s, recvs, weights) && chans.ConstCap(u.Make) < n {
 		return Verdict{
 			Blocks:  true,

@@ -79,7 +79,10 @@
 //     but not when it starts the senders once per trip of a loop and
 //     then receives once per trip of a loop with the same bound and no
 //     other way out (for range len(checkers) after a range over
-//     checkers);
+//     checkers), and not on the branch where the function the starter
+//     handed the sending closure to says it did not hand it on (if err :=
+//     m.enqueue(fn); err != nil { return err }, where enqueue only sends
+//     fn to an actor loop and returns no error after that send);
 //     when the starter defers the channel's close, the message says the
 //     send "can block and then panic": it waits until the starter returns,
 //     and the close makes it panic;

@@ -232,12 +232,12 @@ const Many = 1 << 30
 // once, whether the owner makes them or hands the work to a goroutine on
 // the other branch.
 func (x *Index) Count(u *Uses, sites []Site) int {
-	return x.countWith(u, sites, func(b *ssa.BasicBlock) int { return x.ownerTrips(u, b) })
+	return x.countWith(u, sites, func(b *ssa.BasicBlock) int { return x.ownerTrips(u, b) }, Many)
 }
 
 // countWith is Count with ownerTrips saying how many times each block of
-// the owner runs.
-func (x *Index) countWith(u *Uses, sites []Site, ownerTrips func(*ssa.BasicBlock) int) int {
+// the owner runs, and with each start's sends counted as at most perRun.
+func (x *Index) countWith(u *Uses, sites []Site, ownerTrips func(*ssa.BasicBlock) int, perRun int) int {
 	type run struct {
 		fn    *ssa.Function
 		start ssa.Instruction
@@ -274,7 +274,7 @@ func (x *Index) countWith(u *Uses, sites []Site, ownerTrips func(*ssa.BasicBlock
 		if fns == nil {
 			continue // the owner's, or a start already counted
 		}
-		owner[r.start] = min(owner[r.start]+x.startCount(fns), Many)
+		owner[r.start] = min(owner[r.start]+min(x.startCount(fns), perRun), Many)
 		delete(byStart, r.start)
 	}
 	return flow.MaxCount(u.Owner(), owner, ownerTrips, Many)
@@ -349,6 +349,12 @@ func (x *Index) coveredByLoop(u *Uses) bool {
 	if x.coveredBySenderLoop(u) || x.coveredByTickets(u) || x.coveredByTokens(u) {
 		return true
 	}
+	return x.coveredByOwnerLoop(u, Many)
+}
+
+// coveredByOwnerLoop is the owner's loop of coveredByLoop, with each
+// start's sends counted as at most perRun.
+func (x *Index) coveredByOwnerLoop(u *Uses, perRun int) bool {
 	owner := u.Owner()
 	loops := x.Loops(owner)
 	var l *flow.Loop
@@ -376,7 +382,7 @@ func (x *Index) coveredByLoop(u *Uses) bool {
 		}
 		return x.ownerTrips(u, b)
 	}
-	return x.countWith(u, u.Sends, once) <= k
+	return x.countWith(u, u.Sends, once, perRun) <= k
 }
 
 // coveredBySenderLoop proves make(chan T, bound) whose one sender, a

@@ -32,11 +32,25 @@ func (j *Judge) madeVerdict(mk *ssa.MakeChan, instr ssa.Instruction, state int) 
 		if v.Blocks {
 			v.Makes = []*ssa.MakeChan{mk}
 			v.Related = append(v.Related, related(mk.Pos(), report.MadeHere+capSuffix(mk)))
-			v.Missing = cmp.Or(v.Missing, j.endsWithProcess(mk))
+			v.Missing = cmp.Or(v.Missing, j.endsWithProcess(mk), overfilled(j.idx, u, s, &v))
 			return v
 		}
 	}
 	return Verdict{}
+}
+
+// overfilled says what is missing when s sends one value per run into a
+// buffer with a slot for every run, so that it blocks only after another
+// run sent more than its one (chans.Overfiller): that send is the one to
+// fix, and v points at it.
+func overfilled(idx *chans.Index, u *chans.Uses, s chans.Site, v *Verdict) string {
+	o, ok := idx.Overfiller(u, s)
+	if !ok {
+		return ""
+	}
+	v.Related = append(v.Related, related(o.Pos(), "this send can follow another in one run, and take another run's slot"))
+	return "the buffer holds a value from every run and this run sends only this one: it blocks only once a run of " +
+		OwnerName(o.Func) + " that sends more took its slot"
 }
 
 // receivers splits the receive sites of u into those on the owner's

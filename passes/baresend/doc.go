@@ -171,7 +171,12 @@
 // it; it can fill up only if (*S).start runs again for the same value"
 // (a field made with len(s.copiers) slots, one copier goroutine started
 // per element right after, and no other sender: a second start would
-// let the first run's late senders into the new buffer); "the send
+// let the first run's late senders into the new buffer); "the buffer
+// holds a value from every run and this run sends only this one: it
+// blocks only once a run of F that sends more took its slot" (one
+// goroutine per witness into make(chan error, len(witnesses)), where one
+// path sends twice for want of a return: that send is the default
+// finding, and the sends that report once point at it); "the send
 // runs only while closed is false, and its receiver is not shown to stop
 // before closed is set" (a send guarded by a shutdown flag that a Close
 // sets before it cancels the receiver, where the pass cannot see the lock

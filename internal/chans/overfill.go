@@ -1,0 +1,76 @@
+package chans
+
+import (
+	"cmp"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/sendlint/sendlint/internal/flow"
+)
+
+// Overfiller returns, for the send s of a goroutine that sends no other
+// value on u's channel in the same run, a send of another run or of
+// another path that can follow or precede a second send in its run, when
+// the buffer has room for one value from every run: only such a run can
+// take s's slot, so s blocks only after it did, and the bug is there.
+//
+//	errc := make(chan error, len(witnesses))
+//	for _, w := range witnesses {
+//		go func() {
+//			if err := w.fetch(); err != nil {
+//				errc <- err // one value per run: takes its own slot
+//				return
+//			}
+//			if w.conflicts() {
+//				errc <- errConflict // no return: the run goes on
+//			}
+//			errc <- nil // a second value, in another run's slot
+//		}()
+//	}
+//
+// The overfiller is the first such send in source order.
+func (x *Index) Overfiller(u *Uses, s Site) (Site, bool) {
+	if s.Start == nil || x.escapedAt(u) || !alone(u, s) {
+		return Site{}, false
+	}
+	var over []Site
+	for _, o := range u.Sends {
+		if o.Start != nil && !alone(u, o) {
+			over = append(over, o)
+		}
+	}
+	if len(over) == 0 || !x.roomPerRun(u) {
+		return Site{}, false
+	}
+	return slices.MinFunc(over, func(a, b Site) int { return cmp.Compare(a.Pos(), b.Pos()) }), true
+}
+
+// alone reports whether s sends the only value of u's channel on every
+// path of its run that passes it: no other send of the same run reaches
+// it or is reached from it, nor does it reach itself. A send of the owner
+// is never alone: its run is the channel's whole life.
+func alone(u *Uses, s Site) bool {
+	if s.Start == nil || flow.Reaches(s.Instr, s.Instr) {
+		return false
+	}
+	for _, o := range u.Sends {
+		if o.Instr == s.Instr || o.Func != s.Func || o.Start != s.Start {
+			continue
+		}
+		if flow.Reaches(o.Instr, s.Instr) || flow.Reaches(s.Instr, o.Instr) {
+			return false
+		}
+	}
+	return true
+}
+
+// roomPerRun reports whether the buffer would hold every value if each
+// run of a goroutine or helper sent at most one.
+func (x *Index) roomPerRun(u *Uses) bool {
+	if n, ok := constCap(u.Make); ok {
+		own := func(b *ssa.BasicBlock) int { return x.ownerTrips(u, b) }
+		return x.countWith(u, u.Sends, own, 1) <= n
+	}
+	return x.coveredByOwnerLoop(u, 1)
+}

@@ -31,12 +31,12 @@ import (
 //
 // The overfiller is the first such send in source order.
 func (x *Index) Overfiller(u *Uses, s Site) (Site, bool) {
-	if s.Start == nil || x.escapedAt(u) || !alone(u, s) {
+	if s.Start == nil || x.escapedAt(u) || !x.alone(u, s) {
 		return Site{}, false
 	}
 	var over []Site
 	for _, o := range u.Sends {
-		if o.Start != nil && !alone(u, o) {
+		if o.Start != nil && !x.alone(u, o) {
 			over = append(over, o)
 		}
 	}
@@ -47,18 +47,20 @@ func (x *Index) Overfiller(u *Uses, s Site) (Site, bool) {
 }
 
 // alone reports whether s sends the only value of u's channel on every
-// path of its run that passes it: no other send of the same run reaches
-// it or is reached from it, nor does it reach itself. A send of the owner
-// is never alone: its run is the channel's whole life.
-func alone(u *Uses, s Site) bool {
-	if s.Start == nil || flow.Reaches(s.Instr, s.Instr) {
+// path of its run that passes it: s is in the function its start runs,
+// which makes every send of the run itself (a helper it calls may run
+// many times a run), and no other send of the run reaches s or is reached
+// from it, nor does s reach itself. A send of the owner is never alone:
+// its run is the channel's whole life.
+func (x *Index) alone(u *Uses, s Site) bool {
+	if s.Start == nil || x.directCallee(s.Start) != s.Func || flow.Reaches(s.Instr, s.Instr) {
 		return false
 	}
 	for _, o := range u.Sends {
-		if o.Instr == s.Instr || o.Func != s.Func || o.Start != s.Start {
+		if o.Start != s.Start || o.Instr == s.Instr {
 			continue
 		}
-		if flow.Reaches(o.Instr, s.Instr) || flow.Reaches(s.Instr, o.Instr) {
+		if o.Func != s.Func || flow.Reaches(o.Instr, s.Instr) || flow.Reaches(s.Instr, o.Instr) {
 			return false
 		}
 	}

@@ -131,3 +131,45 @@ func detectHalfOver(ctx context.Context, trusted []byte, witnesses []*witness) e
 	}
 	return nil
 }
+
+// RemoveAll returns a channel of results that a goroutine fills batch by
+// batch through a helper, which reports one error for a batch it cannot
+// read, or one result per object. The early error is the only send of
+// its call, but the goroutine calls the helper once per batch: a caller
+// that stops reading leaves the next batch's report blocked, and no other
+// run has to take a slot first.
+
+var errEmptyBatch = errors.New("empty batch")
+
+type removeResult struct {
+	name string
+	err  error
+}
+
+func RemoveAll(ctx context.Context, batches [][]string) <-chan removeResult {
+	results := make(chan removeResult, 1)
+	go func() {
+		defer close(results)
+		for _, b := range batches {
+			if ctx.Err() != nil {
+				select {
+				case results <- removeResult{err: ctx.Err()}:
+				case <-ctx.Done():
+				}
+				return
+			}
+			reportRemoved(b, results)
+		}
+	}()
+	return results
+}
+
+func reportRemoved(batch []string, results chan<- removeResult) {
+	if len(batch) == 0 {
+		results <- removeResult{err: errEmptyBatch} // want `send on results \(chan<- removeResult, cap 1\) can block forever: its receiver is the caller RemoveAll returns it to, who can stop reading \(the goroutine's other send on it gives up then\), and this send has no liveness case \(ctx\.Done\(\), a stop channel\) to give up$`
+		return
+	}
+	for _, name := range batch {
+		results <- removeResult{name: name} // want `send on results \(chan<- removeResult, cap 1\) can block forever: its receiver is the caller RemoveAll returns it to`
+	}
+}

@@ -69,10 +69,10 @@ func handedParam(call *ssa.Call, callee *ssa.Function, fn *ssa.Function) *ssa.Pa
 	return nil
 }
 
-// handOffs returns the blocks from whose start the closure param holds has
-// been handed on, by a send or by the send case of a select that fired,
-// and the sends themselves; ok is false when the function does anything
-// else with it.
+// handOffs returns the points past which the closure param holds has been
+// handed on: each send of it, and the first instruction of the body of
+// each select case that sends it; ok is false when the function does
+// anything else with it.
 func handOffs(param *ssa.Parameter) (handed []ssa.Instruction, ok bool) {
 	for _, ref := range *param.Referrers() {
 		switch r := ref.(type) {

@@ -274,7 +274,7 @@ func (x *Index) countWith(u *Uses, sites []Site, ownerTrips func(*ssa.BasicBlock
 		if fns == nil {
 			continue // the owner's, or a start already counted
 		}
-		owner[r.start] = min(owner[r.start]+min(x.startCount(fns), perRun), Many)
+		owner[r.start] = min(owner[r.start]+min(x.startCount(r.start, fns), perRun), Many)
 		delete(byStart, r.start)
 	}
 	return flow.MaxCount(u.Owner(), owner, ownerTrips, Many)
@@ -282,9 +282,10 @@ func (x *Index) countWith(u *Uses, sites []Site, ownerTrips func(*ssa.BasicBlock
 
 // startCount returns how many values the functions one start of the owner
 // runs can send, given each function's sends: the sum of what each can
-// send in one run, but for a body and the closure it defers to report a
+// send in one run, times the runs it can make in one run of the start
+// (runsPerStart), but for a body and the closure it defers to report a
 // panic, which never both send in one execution (see recoveringSends).
-func (x *Index) startCount(fns map[*ssa.Function]map[ssa.Instruction]int) int {
+func (x *Index) startCount(start ssa.Instruction, fns map[*ssa.Function]map[ssa.Instruction]int) int {
 	if n, ok := x.flagGuardedRun(fns); ok {
 		return n
 	}
@@ -304,14 +305,72 @@ func (x *Index) startCount(fns map[*ssa.Function]map[ssa.Instruction]int) int {
 			}
 		}
 		beforePanic := x.runCount(rr.body, unfinished) + x.runCount(rr.deferred, fns[rr.deferred])
-		n += max(x.runCount(rr.body, body), beforePanic)
+		n += times(x.runsPerStart(start, rr.body), max(x.runCount(rr.body, body), beforePanic))
 	}
 	for fn, sends := range fns {
 		if !paired[fn] {
-			n += x.runCount(fn, sends)
+			n += times(x.runsPerStart(start, fn), x.runCount(fn, sends))
 		}
 	}
 	return min(n, Many)
+}
+
+// runsPerStart returns how many times fn can run in one run of what start
+// starts: once for the function it names or a closure it hands on (which
+// the pass takes to run once, as errgroup's Go runs it); for a function
+// called, deferred or started in this package, the sum over its call
+// sites of the runs of the function that holds each, Many for a site in a
+// loop (a helper a loop calls for each item). A function whose callers
+// the pass cannot list (a callback kept and called later) is taken to run
+// once, as a closure handed on is.
+func (x *Index) runsPerStart(start ssa.Instruction, fn *ssa.Function) int {
+	return x.runsUnder(start, fn, maxDepth)
+}
+
+func (x *Index) runsUnder(start ssa.Instruction, fn *ssa.Function, depth int) int {
+	if fn == x.directCallee(start) || handsOn(start, fn) {
+		return 1
+	}
+	sites, ok := x.callers(fn)
+	if !ok || len(sites) == 0 {
+		return 1
+	}
+	if depth == 0 {
+		return Many
+	}
+	n := 0
+	for _, site := range sites {
+		if x.Loops(site.Parent()).InLoop(site.Block()) {
+			return Many
+		}
+		n = min(n+x.runsUnder(start, site.Parent(), depth-1), Many)
+	}
+	return n
+}
+
+// handsOn reports whether start is a call that hands on a closure of fn.
+func handsOn(start ssa.Instruction, fn *ssa.Function) bool {
+	call, ok := start.(ssa.CallInstruction)
+	if !ok {
+		return false
+	}
+	for _, a := range call.Common().Args {
+		if mc, ok := a.(*ssa.MakeClosure); ok && mc.Fn == fn {
+			return true
+		}
+	}
+	return false
+}
+
+// times multiplies two counts, either of which may be Many.
+func times(a, b int) int {
+	if a == 0 || b == 0 {
+		return 0
+	}
+	if a >= Many || b >= Many || a > Many/b {
+		return Many
+	}
+	return a * b
 }
 
 // runCount returns the most values one run of fn sends, weighing its

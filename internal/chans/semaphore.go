@@ -35,6 +35,9 @@ func (x *Index) Semaphore(u *Uses) bool {
 	if n, ok := constCap(u.Make); ok && n < 1 || len(u.Escapes) > 0 || len(u.Stores) > 0 || len(u.Sends) == 0 {
 		return false
 	}
+	if selfReleased(u) {
+		return true
+	}
 	releases := x.releases(u)
 	if len(releases) == 0 {
 		return false
@@ -49,6 +52,40 @@ func (x *Index) Semaphore(u *Uses) bool {
 	for _, s := range u.Sends {
 		from, start, ok := afterSend(s)
 		if !ok || !releasedFirst(from, start, releases, acquires) {
+			return false
+		}
+	}
+	return true
+}
+
+// selfReleased reports whether every send on u's channel is given back
+// by a plain receive of the same function before that function sends on
+// it again or returns: a semaphore each holder releases itself, whoever
+// holds it,
+//
+//	sema <- 1 // waits for a holder's release, not for a receiver
+//	bp, err := ctxt.Import(path, "", 0)
+//	<-sema
+//
+// so that a send waits only while cap(sema) holders do their work.
+func selfReleased(u *Uses) bool {
+	releases := make(map[*ssa.Function]map[ssa.Instruction]bool)
+	for _, r := range u.Recvs {
+		if _, plain := r.Instr.(*ssa.UnOp); !plain {
+			continue
+		}
+		if releases[r.Func] == nil {
+			releases[r.Func] = make(map[ssa.Instruction]bool)
+		}
+		releases[r.Func][r.Instr] = true
+	}
+	acquires := make(map[ssa.Instruction]bool)
+	for _, s := range u.Sends {
+		acquires[s.Instr] = true
+	}
+	for _, s := range u.Sends {
+		from, start, ok := afterSend(s)
+		if !ok || !releasedFirst(from, start, releases[s.Func], acquires) {
 			return false
 		}
 	}

@@ -312,7 +312,9 @@
 //
 // Capacity. A send on a channel made in the package is not reported when the
 // buffer provably has room for every send: make(chan T, n) with at most n send
-// sites, none in a loop (errc := make(chan error, 1) with one send), or
+// sites, none in a loop (errc := make(chan error, 1) with one send; a
+// helper's sends count once for each call of it that one run of the
+// goroutine can make, and without bound when a loop calls it), or
 // make(chan T, len(xs)) with at most one send per element of xs, whether
 // xs is a slice or a map, made by the loop or by a goroutine it starts per
 // element, on one branch or another; or a loop that counts from s up to
@@ -434,7 +436,10 @@
 // of cap of the channel, trips). A counting semaphore made in the function
 // (sem <- token before each worker, every worker giving it back on every
 // path, by a receive of its own, a helper's, or a deferred func() { <-sem
-// }()) waits only for a worker to finish, and is not reported. A receive
+// }()) waits only for a worker to finish, and is not reported; nor is one
+// whose every holder, wherever it runs, gives its place back itself, by a
+// receive on every path before it acquires again or returns (sema <- 1;
+// read(path); <-sema). A receive
 // skipped only when a flag says it already happened (if !stopped { <-stop
 // }, with stopped set to true at the receive) counts as made: the search
 // for a path that returns without receiving follows booleans assigned

@@ -351,15 +351,7 @@ func (x *Index) runsUnder(start ssa.Instruction, fn *ssa.Function, depth int) in
 // handsOn reports whether start is a call that hands on a closure of fn.
 func handsOn(start ssa.Instruction, fn *ssa.Function) bool {
 	call, ok := start.(ssa.CallInstruction)
-	if !ok {
-		return false
-	}
-	for _, a := range call.Common().Args {
-		if mc, ok := a.(*ssa.MakeClosure); ok && mc.Fn == fn {
-			return true
-		}
-	}
-	return false
+	return ok && closureArg(call.Common(), fn) >= 0
 }
 
 // times multiplies two counts, either of which may be Many.

@@ -58,15 +58,22 @@ func (x *Index) FailedHandOff(s Site) []flow.Edge {
 // handedParam returns the parameter of callee that call binds to the
 // closure of fn.
 func handedParam(call *ssa.Call, callee *ssa.Function, fn *ssa.Function) *ssa.Parameter {
-	if len(call.Call.Args) != len(callee.Params) {
+	i := closureArg(&call.Call, fn)
+	if i < 0 || len(call.Call.Args) != len(callee.Params) {
 		return nil
 	}
-	for i, a := range call.Call.Args {
+	return callee.Params[i]
+}
+
+// closureArg returns the index of the argument of cc that is a closure of
+// fn, or -1.
+func closureArg(cc *ssa.CallCommon, fn *ssa.Function) int {
+	for i, a := range cc.Args {
 		if mc, ok := a.(*ssa.MakeClosure); ok && mc.Fn == fn {
-			return callee.Params[i]
+			return i
 		}
 	}
-	return nil
+	return -1
 }
 
 // handOffs returns the points past which the closure param holds has been

@@ -250,6 +250,9 @@ func (x *Index) SingleValue(instr ssa.Instruction, f *types.Var) bool {
 			return false
 		}
 	}
+	if x.firstStepOnly(f) {
+		return true // one value per object, from whichever sender is first
+	}
 	// Every sending function sends outside loops, and none is a function
 	// that makes the slot: a send next to the make is FreshField's to
 	// judge, before and after the object is shared. The function of this
@@ -275,12 +278,55 @@ func (x *Index) SingleValue(instr ssa.Instruction, f *types.Var) bool {
 	return ok && !x.calledInLoop(instr.Parent()) && flow.MaxCount(instr.Parent(), here, once, Many) <= 1
 }
 
-// calledInLoop reports whether the package calls fn from a loop: then fn
-// runs many times per object, whatever it does once per call.
+// calledInLoop reports whether fn can run many times per object: the
+// package calls it from a loop, or from a goroutine or function literal
+// that runs many times: a worker started in a loop, or a literal made or
+// called in one, that calls the method once:
+//
+//	for _, k := range keys {
+//		go func() { t.record(call(k)) }() // record runs once per key
+//	}
+//
+// Callers are followed up only through literals, every run of which is in
+// their maker's sight, and through go statements. A named function that a
+// loop elsewhere calls may take turns the pass does not see (a writer
+// started only while no other is running).
 func (x *Index) calledInLoop(fn *ssa.Function) bool {
+	return x.repeated(fn, make(map[*ssa.Function]bool))
+}
+
+// repeated reports whether a call of fn is in a loop or in a function
+// that runs many times (repeatedRun). seen holds the functions already
+// asked about: a chain that comes back to one adds nothing.
+func (x *Index) repeated(fn *ssa.Function, seen map[*ssa.Function]bool) bool {
 	sites, _ := x.callers(fn)
 	for _, c := range sites {
-		if x.Loops(c.Parent()).InLoop(c.Block()) {
+		if x.Loops(c.Parent()).InLoop(c.Block()) || x.repeatedRun(c.Parent(), seen) {
+			return true
+		}
+	}
+	return false
+}
+
+// repeatedRun reports whether fn, which calls what repeated asks about,
+// runs many times: a literal made in a loop or run by a repeated call, or
+// a function that a go statement starts so.
+func (x *Index) repeatedRun(fn *ssa.Function, seen map[*ssa.Function]bool) bool {
+	if seen[fn] {
+		return false
+	}
+	seen[fn] = true
+	if fn.Parent() != nil {
+		for _, mc := range x.closures[fn] {
+			if x.Loops(mc.Parent()).InLoop(mc.Block()) || x.repeatedRun(mc.Parent(), seen) {
+				return true
+			}
+		}
+		return x.repeated(fn, seen)
+	}
+	sites, _ := x.callers(fn)
+	for _, c := range sites {
+		if _, isGo := c.(*ssa.Go); isGo && (x.Loops(c.Parent()).InLoop(c.Block()) || x.repeatedRun(c.Parent(), seen)) {
 			return true
 		}
 	}

@@ -365,7 +365,17 @@
 // send at most n values: a buffer of n has room for every one (an
 // uploader whose failing parts report on errc and keep their buffer). A
 // token given back on every path, by a deferred release, frees a place
-// for the next sender: no proof.
+// for the next sender: no proof. A one-slot channel made with each object
+// that holds it carries one value when every send on it waits for the
+// first step of a counter of the same object (if b.failed.Add(1) == 1 {
+// b.err <- err }; if b.pending.Add(-1) == 0 { b.done <- v }; if
+// b.stopped.CompareAndSwap(false, true)), however many workers send: the
+// counter only moves one way, or only by that compare-and-swap, and is
+// set otherwise only by the object's maker before anything else sees it.
+// A counter set back after the object is shared (a retry, a reset of the
+// whole object), stepped both ways, or of another object, proves nothing.
+// Without such a guard, a method that sends once per call on such a slot
+// still sends many values when a worker started per key calls it.
 //
 // Stop requests. A channel of reply channels (quit chan chan error) whose
 // receiver stops only once it has taken a request from it, on every path

@@ -26,7 +26,8 @@ type Index struct {
 
 	closures   map[*ssa.Function][]*ssa.MakeClosure // anonymous function -> its closure sites
 	calls      map[*ssa.Function][]ssa.CallInstruction
-	escaped    map[*ssa.Function]bool // used other than as a callee: callers unknown
+	instCalls  map[*ssa.Function][]ssa.CallInstruction // generic function -> calls of its instances
+	escaped    map[*ssa.Function]bool                  // used other than as a callee: callers unknown
 	fieldVals  map[*types.Var][]ssa.Value
 	fieldSts   map[*types.Var][]*ssa.Store
 	globalVals map[*ssa.Global][]ssa.Value
@@ -98,6 +99,7 @@ func NewIndex(pkg *ssa.Package, funcs []*ssa.Function) *Index {
 		pkg:            pkg,
 		closures:       make(map[*ssa.Function][]*ssa.MakeClosure),
 		calls:          make(map[*ssa.Function][]ssa.CallInstruction),
+		instCalls:      make(map[*ssa.Function][]ssa.CallInstruction),
 		escaped:        make(map[*ssa.Function]bool),
 		fieldVals:      make(map[*types.Var][]ssa.Value),
 		fieldSts:       make(map[*types.Var][]*ssa.Store),
@@ -224,6 +226,8 @@ func (x *Index) addFuncRefs(instr ssa.Instruction) {
 		callee = call.Common().Value
 		if fn, ok := callee.(*ssa.Function); ok && fn.Pkg == x.pkg {
 			x.calls[fn] = append(x.calls[fn], call)
+		} else if ok && fn.Origin() != nil && fn.Origin().Pkg == x.pkg {
+			x.instCalls[fn.Origin()] = append(x.instCalls[fn.Origin()], call)
 		}
 	}
 	if _, ok := instr.(*ssa.MakeClosure); ok {
@@ -603,6 +607,50 @@ func (x *Index) RegisteredByCaller(home Origin) *ssa.Parameter {
 	return nil
 }
 
+// MadeForCaller returns, when code outside the package receives from the
+// channels kept at home, an exported function through which it does: one
+// that makes a channel, keeps it there and returns it to its caller
+// (Subscribe() <-chan Event, which adds the channel to the subscribers'
+// map). Its receiver is that caller, which the package cannot see.
+func (x *Index) MadeForCaller(home Origin) *ssa.Function {
+	for _, v := range x.valuesAt(home) {
+		for _, o := range x.Origins(v) {
+			if o.Kind != Made {
+				continue
+			}
+			fn := o.Make.Parent()
+			if obj := fn.Object(); obj == nil || !obj.Exported() || x.invokedAs(fn) {
+				continue
+			}
+			if x.returnsMade(fn, o.Make) {
+				return fn
+			}
+		}
+	}
+	return nil
+}
+
+// returnsMade reports whether fn returns the channel mk makes.
+func (x *Index) returnsMade(fn *ssa.Function, mk *ssa.MakeChan) bool {
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		for _, v := range ret.Results {
+			if !isChan(v.Type()) {
+				continue
+			}
+			for _, o := range x.Origins(v) {
+				if o.Kind == Made && o.Make == mk {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // ElementMakes returns the channels made in this package and stored into
 // elements of the container held at home (a Field or Global origin).
 func (x *Index) ElementMakes(home Origin) []*ssa.MakeChan {
@@ -832,4 +880,150 @@ func (x *Index) otherLiveCase(sel *ssa.Select, k int) bool {
 		}
 	}
 	return false
+}
+
+// WalkedOncePerObject reports whether the send at instr, in a loop over a
+// container held in a field of one of its function's parameters, runs in
+// one walk per object: every caller in the package hands the function an
+// object it has just allocated, once, outside loops. A call's list of
+// waiters, answered when the call completes, is walked once, so each
+// waiter's channel gets one value from the walk, however many waiters
+// there are:
+//
+//	c := &call{chans: []chan<- Result{ch}}
+//	go g.doCall(c, key, fn) // walks c.chans once
+func (x *Index) WalkedOncePerObject(instr ssa.Instruction, ch ssa.Value) bool {
+	p, ok := boundParam(containerHolder(ch)).(*ssa.Parameter)
+	if !ok {
+		return false
+	}
+	i := paramIndex(p)
+	sites, ok := x.callers(p.Parent())
+	if !ok {
+		sites, ok = x.genericCallers(p.Parent())
+	}
+	if !ok || len(sites) == 0 || i < 0 {
+		return false
+	}
+	calls := make(map[ssa.Value]int)
+	for _, s := range sites {
+		args := s.Common().Args
+		if i >= len(args) || flow.Reaches(s, s) {
+			return false
+		}
+		a, ok := args[i].(*ssa.Alloc)
+		if !ok || a.Parent() != s.Parent() {
+			return false
+		}
+		calls[a]++
+		if calls[a] > 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// genericCallers returns the calls of an unexported method of a generic
+// type, which callers leaves out: only this package's code can call it,
+// and every call names an instance of it, which the index records under
+// the method itself. A method value of any instance hides calls.
+func (x *Index) genericCallers(fn *ssa.Function) ([]ssa.CallInstruction, bool) {
+	obj := fn.Object()
+	if fn.Pkg != x.pkg || fn.Parent() != nil || obj == nil || obj.Exported() || x.bound[obj] || x.thunked[obj] ||
+		fn.Signature.Recv() == nil || !isGenericRecv(fn) || x.invokedAs(fn) {
+		return nil, false
+	}
+	for _, f := range x.funcs {
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				if x.refersToInstance(instr, fn) {
+					return nil, false
+				}
+			}
+		}
+	}
+	return x.instCalls[fn], true
+}
+
+// refersToInstance reports whether instr uses an instance of fn other than
+// as the callee of a call.
+func (x *Index) refersToInstance(instr ssa.Instruction, fn *ssa.Function) bool {
+	var callee ssa.Value
+	if call, ok := instr.(ssa.CallInstruction); ok {
+		callee = call.Common().Value
+	}
+	for _, op := range instr.Operands(nil) {
+		if g, ok := (*op).(*ssa.Function); ok && *op != callee && (g.Origin() == fn || sameMethod(g, fn)) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameMethod reports whether g is a wrapper of an instance of the generic
+// method fn: the bound method value g.run.
+func sameMethod(g, fn *ssa.Function) bool {
+	m, ok := g.Object().(*types.Func)
+	return ok && m.Origin() == fn.Object()
+}
+
+// boundParam returns v, or, for a variable a closure captures that the
+// closure's function defers once, the value it captures: the deferred
+// answer to a call's waiters walks the call's object.
+func boundParam(v ssa.Value) ssa.Value {
+	cell := false
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		v, cell = load.X, true // a variable the closure shares with its function
+	}
+	fv, ok := v.(*ssa.FreeVar)
+	if !ok {
+		if cell {
+			return nil
+		}
+		return v
+	}
+	fn := fv.Parent()
+	defers := deferredAt(fn)
+	if len(defers) != 1 || flow.Reaches(defers[0], defers[0]) {
+		return nil
+	}
+	mc, ok := defers[0].Call.Value.(*ssa.MakeClosure)
+	if !ok {
+		return nil
+	}
+	for i, b := range mc.Fn.(*ssa.Function).FreeVars {
+		if b != fv {
+			continue
+		}
+		if !cell {
+			return mc.Bindings[i]
+		}
+		if a, ok := mc.Bindings[i].(*ssa.Alloc); ok {
+			return StoredOnce(a)
+		}
+	}
+	return nil
+}
+
+// containerHolder returns the value whose field holds the container the
+// channel ch was read from, in a range over a slice or a map: c in
+// for _, ch := range c.chans.
+func containerHolder(ch ssa.Value) ssa.Value {
+	var container ssa.Value
+	switch v := ch.(type) {
+	case *ssa.UnOp:
+		if ia, ok := v.X.(*ssa.IndexAddr); ok && v.Op == token.MUL {
+			container = ia.X
+		}
+	case *ssa.Extract:
+		if next, ok := v.Tuple.(*ssa.Next); ok {
+			if r, ok := next.Iter.(*ssa.Range); ok {
+				container = r.X
+			}
+		}
+	}
+	if fa := loadedAddr(container); fa != nil {
+		return fa.X
+	}
+	return nil
 }

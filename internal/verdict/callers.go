@@ -34,16 +34,35 @@ func (j *Judge) callersChannel(instr ssa.Instruction, ch ssa.Value, v Verdict, k
 		v.Missing = ""
 		return v
 	}
+	if fn := j.idx.MadeForCaller(kept); fn != nil && !j.answeredOnce(instr, ch, v.Makes) {
+		return handedOut(v, fn, " makes the channel, keeps it and hands it to its callers")
+	}
 	if kept.Kind != chans.Field || kept.Field == nil {
 		return v
 	}
 	if fn := j.idx.HandedOutBy(kept.Field); fn != nil {
-		who := OwnerName(fn)
-		v.Reason = "its receiver is the caller that " + who + " hands it to, who can stop reading, and " + v.Reason
-		v.Related = append(v.Related, related(fn.Pos(), who+" hands the channel to its callers"))
-		v.Missing = ""
+		return handedOut(v, fn, " hands the channel to its callers")
 	}
 	return v
+}
+
+// handedOut proves v: fn hands the channel to callers the package cannot
+// see, any of whom can stop reading.
+func handedOut(v Verdict, fn *ssa.Function, what string) Verdict {
+	who := OwnerName(fn)
+	v.Reason = "its receiver is the caller that " + who + " hands it to, who can stop reading, and " + v.Reason
+	v.Related = append(v.Related, related(fn.Pos(), who+what))
+	v.Missing = ""
+	return v
+}
+
+// answeredOnce reports whether each channel gets one value at most from
+// the loop, and has room for it: the loop walks a list of waiters once per
+// object (chans.WalkedOncePerObject), and every channel kept there was
+// made with a slot. A caller that stops reading leaves its value in the
+// slot.
+func (j *Judge) answeredOnce(instr ssa.Instruction, ch ssa.Value, makes []*ssa.MakeChan) bool {
+	return len(makes) > 0 && leastCap(makes) >= 1 && j.idx.WalkedOncePerObject(instr, ch)
 }
 
 // chosenBlocking returns the flag that chose this bare send, when the send

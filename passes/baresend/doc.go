@@ -504,9 +504,18 @@
 // and grpc, connect, raft, the etcd server and nats-server together have
 // five; each either buffers every value it sends or sends a single result
 // into a buffer of one. The same holds for channels an exported function
-// hands out from a field (a subscription's Channel()) or takes in from its
-// callers (a Notify(c)): a loop that keeps sending on them, or sends on
-// every registered one, is reported; a single send is in the audit tier.
+// hands out from a field (a subscription's Channel()), makes, keeps in a
+// registry and returns (a broker's Subscribe() <-chan T that adds the
+// channel to its map), or takes in from its callers (a Notify(c)): a loop
+// that keeps sending on them, or sends on every registered one, is
+// reported; a single send is in the audit tier. A channel handed to a
+// handler the package starts, or returned only by an unexported function,
+// does not go back to a caller the pass cannot see: no proof. Nor does a
+// list of waiters that a run answers once, each into a slot of its own (a
+// call group's DoChan): the loop walks a call object that every caller
+// has just made and hands over once, so a waiter that stopped reading
+// leaves its answer in its slot. A list walked again (a retry) or
+// waiters without a slot are reported.
 //
 // A receiver in a function the owner calls and waits for (a stream
 // handler's process loop, handed the channel) must drain it like a

@@ -115,3 +115,34 @@ func (r *quorumRound) voteAudit() {
 		r.notify = nil
 	}
 }
+
+// A broker that hands each subscriber its own channel and publishes to all
+// of them under its lock: a subscriber that stops reading without leaving
+// keeps the lock held for good, and Leave, Subscribe and every later
+// Publish wait behind it.
+type fanoutBroker struct {
+	mu   sync.Mutex
+	subs map[int]chan int
+}
+
+func (b *fanoutBroker) Subscribe(id int) <-chan int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ch := make(chan int, 4)
+	b.subs[id] = ch
+	return ch
+}
+
+func (b *fanoutBroker) Leave(id int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	delete(b.subs, id)
+}
+
+func (b *fanoutBroker) Publish(v int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, ch := range b.subs {
+		ch <- v // want `send on ch can block forever while b\.mu is held: its receiver is the caller that \(\*fanoutBroker\)\.Subscribe hands it to, who can stop reading`
+	}
+}

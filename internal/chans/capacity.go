@@ -453,19 +453,37 @@ func (x *Index) coveredBySenderLoop(u *Uses) bool {
 	if len(u.Sends) == 0 || u.Sends[0].Func == u.Owner() {
 		return false
 	}
-	fn, start := u.Sends[0].Func, u.Sends[0].Start
+	start := u.Sends[0].Start
+	fn, l := x.senderLoop(u.Sends[0])
+	if l == nil {
+		return false
+	}
 	loops := x.Loops(fn)
-	l := loops.Innermost(u.Sends[0].Instr.Block())
 	weights := make(map[ssa.Instruction]int)
+	perRun := make(map[*ssa.Function]map[ssa.Instruction]int) // literals started per trip
 	for _, s := range u.Sends {
-		b := s.Instr.Block()
-		if s.Func != fn || s.Start != start || l == nil || loops.Innermost(b) != l || loops.Depth(b) > 1 || !x.runsOnce(u, s) {
+		at := s.Instr
+		if s.Func != fn {
+			at = x.startedPerTrip(fn, s.Func)
+			if at == nil {
+				return false
+			}
+			if perRun[s.Func] == nil {
+				perRun[s.Func] = make(map[ssa.Instruction]int)
+			}
+			perRun[s.Func][s.Instr] = 1
+		}
+		b := at.Block()
+		if s.Start != start || loops.Innermost(b) != l || loops.Depth(b) > 1 || !x.runsOnce(u, Site{Instr: at, Func: fn, Start: start}) {
 			return false
 		}
-		weights[s.Instr] = 1
+		weights[at] = 1
+	}
+	for lit, sends := range perRun {
+		weights[x.startedPerTrip(fn, lit)] = x.runCount(lit, sends)
 	}
 	bound, k := scaled(u.Make.Size)
-	if !boundedBy(l, bound) {
+	if !boundedBy(l, bound) && !x.boundedByArg(l, bound, fn, start) {
 		return false
 	}
 	once := func(b *ssa.BasicBlock) int {
@@ -475,6 +493,59 @@ func (x *Index) coveredBySenderLoop(u *Uses) bool {
 		return loops.Trips(b, nil, Many)
 	}
 	return flow.MaxCount(fn, weights, once, Many) <= k
+}
+
+// boundedByArg reports whether the loop l of fn, which the owner's start
+// runs, walks the slice whose length is the capacity n: the loop's bound
+// is the length of a parameter to which start passes that slice.
+//
+//	ch := make(chan error, len(batches))
+//	go e.startWorker(ch, batches) // for _, b := range batches { go ... }
+func (x *Index) boundedByArg(l *flow.Loop, n ssa.Value, fn *ssa.Function, start ssa.Instruction) bool {
+	lb, ok := flow.LoopBound(l).(*ssa.Call)
+	size, ok2 := n.(*ssa.Call)
+	if !ok || !ok2 || !IsLen(lb) || !IsLen(size) || start == nil || x.directCallee(start) != fn {
+		return false
+	}
+	p, ok := lb.Call.Args[0].(*ssa.Parameter)
+	if !ok || p.Parent() != fn {
+		return false
+	}
+	args := start.(ssa.CallInstruction).Common().Args
+	i := paramIndex(p)
+	return i >= 0 && i < len(args) && SameValue(args[i], size.Call.Args[0])
+}
+
+// senderLoop returns the function whose loop bounds the sends, and that
+// loop: the loop around the send s, or, for a send of a literal its
+// function starts in a loop (a goroutine per batch), the loop around the
+// start.
+func (x *Index) senderLoop(s Site) (*ssa.Function, *flow.Loop) {
+	if l := x.Loops(s.Func).Innermost(s.Instr.Block()); l != nil {
+		return s.Func, l
+	}
+	fn := s.Func.Parent()
+	if fn == nil {
+		return nil, nil
+	}
+	at := x.startedPerTrip(fn, s.Func)
+	if at == nil {
+		return nil, nil
+	}
+	return fn, x.Loops(fn).Innermost(at.Block())
+}
+
+// startedPerTrip returns the one go statement of fn that starts the
+// literal lit, when lit has no other use.
+func (x *Index) startedPerTrip(fn, lit *ssa.Function) ssa.Instruction {
+	sites, ok := x.callers(lit)
+	if !ok || len(sites) != 1 || sites[0].Parent() != fn {
+		return nil
+	}
+	if _, isGo := sites[0].(*ssa.Go); !isGo {
+		return nil
+	}
+	return sites[0]
 }
 
 // scaled splits a capacity k*n (or n*k) with a positive constant k into n

@@ -321,7 +321,10 @@
 // m, for a buffer of m - s chosen on the same branch as s (a pool that
 // grows from its old size, or is rebuilt from zero); or the loop of the
 // channel's one sender (a goroutine, or the helper it calls once) bounded
-// by the capacity; or the first sends on a channel just made into a
+// by the capacity, counting the sends of a goroutine it starts each trip,
+// and bounded too when it walks the slice the owner hands it (make(chan
+// error, len(batches)); go dispatch(results, batches), which starts a
+// writer per batch); or the first sends on a channel just made into a
 // struct nobody else has yet, up to its capacity, where handing the
 // struct to this package's methods that touch only its other fields
 // (t.resetThresholds()) still leaves it to the function; or the first

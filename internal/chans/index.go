@@ -893,7 +893,11 @@ func (x *Index) otherLiveCase(sel *ssa.Select, k int) bool {
 //	c := &call{chans: []chan<- Result{ch}}
 //	go g.doCall(c, key, fn) // walks c.chans once
 func (x *Index) WalkedOncePerObject(instr ssa.Instruction, ch ssa.Value) bool {
-	p, ok := boundParam(containerHolder(ch)).(*ssa.Parameter)
+	fa := containerAddr(ch)
+	if fa == nil || !x.onlyWalk(instr, FieldOf(fa.X.Type(), fa.Field, true)) {
+		return false
+	}
+	p, ok := boundParam(fa.X).(*ssa.Parameter)
 	if !ok {
 		return false
 	}
@@ -1005,10 +1009,10 @@ func boundParam(v ssa.Value) ssa.Value {
 	return nil
 }
 
-// containerHolder returns the value whose field holds the container the
-// channel ch was read from, in a range over a slice or a map: c in
+// containerAddr returns the field address of the container the channel
+// ch was read from, in a range over a slice or a map: &c.chans in
 // for _, ch := range c.chans.
-func containerHolder(ch ssa.Value) ssa.Value {
+func containerAddr(ch ssa.Value) *ssa.FieldAddr {
 	var container ssa.Value
 	switch v := ch.(type) {
 	case *ssa.UnOp:
@@ -1022,8 +1026,22 @@ func containerHolder(ch ssa.Value) ssa.Value {
 			}
 		}
 	}
-	if fa := loadedAddr(container); fa != nil {
-		return fa.X
+	return loadedAddr(container)
+}
+
+// onlyWalk reports whether the send at instr is the package's only send on
+// channels read from a container in field f: no other walk of the list
+// answers its waiters again.
+func (x *Index) onlyWalk(instr ssa.Instruction, f *types.Var) bool {
+	if f == nil {
+		return false
 	}
-	return nil
+	for _, send := range x.sends {
+		if send != instr {
+			if fa := containerAddr(send.Chan); fa != nil && FieldOf(fa.X.Type(), fa.Field, true) == f {
+				return false
+			}
+		}
+	}
+	return true
 }

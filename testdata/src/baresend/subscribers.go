@@ -159,9 +159,14 @@ func (g *lookupGroup) run(c *lookupCall, host string, resolve func(string) looku
 // The same group answering from a deferred function, so that a panicking
 // lookup still answers its waiters.
 
+type safeCall struct {
+	waiters []chan<- lookupResult
+	res     lookupResult
+}
+
 type safeGroup struct {
 	mu    sync.Mutex
-	calls map[string]*lookupCall
+	calls map[string]*safeCall
 }
 
 func (g *safeGroup) Lookup(host string, resolve func(string) lookupResult) <-chan lookupResult {
@@ -172,14 +177,14 @@ func (g *safeGroup) Lookup(host string, resolve func(string) lookupResult) <-cha
 		g.mu.Unlock()
 		return ch
 	}
-	c := &lookupCall{waiters: []chan<- lookupResult{ch}}
+	c := &safeCall{waiters: []chan<- lookupResult{ch}}
 	g.calls[host] = c
 	g.mu.Unlock()
 	go g.run(c, host, resolve)
 	return ch
 }
 
-func (g *safeGroup) run(c *lookupCall, host string, resolve func(string) lookupResult) {
+func (g *safeGroup) run(c *safeCall, host string, resolve func(string) lookupResult) {
 	defer func() {
 		g.mu.Lock()
 		defer g.mu.Unlock()
@@ -408,5 +413,48 @@ func (g *attemptGroup) Lookup(host string, resolve func(string) lookupResult) <-
 func (g *attemptGroup) answer(c *attemptCall, res lookupResult) {
 	for _, ch := range c.waiters {
 		ch <- res // want `send on ch \(chan<- lookupResult, cap 1\) can block forever: its receiver is the caller that \(\*attemptGroup\)\.Lookup hands it to, who can stop reading`
+	}
+}
+
+// A group whose callers can also cancel a call answers its waiters from
+// two places, the run and the cancel, which may both come: a waiter that
+// stopped reading after the first answer blocks the second.
+
+type cancelCall struct {
+	waiters []chan<- lookupResult
+}
+
+type cancelGroup struct {
+	mu    sync.Mutex
+	calls map[string]*cancelCall
+}
+
+func (g *cancelGroup) Lookup(host string, resolve func(string) lookupResult) <-chan lookupResult {
+	ch := make(chan lookupResult, 1)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if c, ok := g.calls[host]; ok {
+		c.waiters = append(c.waiters, ch)
+		return ch
+	}
+	c := &cancelCall{waiters: []chan<- lookupResult{ch}}
+	g.calls[host] = c
+	go g.run(c, resolve(host))
+	return ch
+}
+
+func (g *cancelGroup) run(c *cancelCall, res lookupResult) {
+	for _, ch := range c.waiters {
+		ch <- res // want `send on ch \(chan<- lookupResult, cap 1\) can block forever: its receiver is the caller that \(\*cancelGroup\)\.Lookup hands it to, who can stop reading`
+	}
+}
+
+func (g *cancelGroup) Cancel(host string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if c, ok := g.calls[host]; ok {
+		for _, ch := range c.waiters {
+			ch <- lookupResult{err: errNoProbe} // want `send on ch \(chan<- lookupResult, cap 1\) can block forever: its receiver is the caller that \(\*cancelGroup\)\.Lookup hands it to, who can stop reading`
+		}
 	}
 }

@@ -517,8 +517,8 @@
 // list of waiters that a run answers once, each into a slot of its own (a
 // call group's DoChan): the loop walks a call object that every caller
 // has just made and hands over once, so a waiter that stopped reading
-// leaves its answer in its slot. A list walked again (a retry) or
-// waiters without a slot are reported.
+// leaves its answer in its slot. A list walked again (a retry, or a
+// Cancel that answers too) or waiters without a slot are reported.
 //
 // A receiver in a function the owner calls and waits for (a stream
 // handler's process loop, handed the channel) must drain it like a

@@ -4,8 +4,6 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"slices"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -142,30 +140,6 @@ func stepOf(call *ssa.Call, base ssa.Value) *firstStep {
 		return nil
 	}
 	return g
-}
-
-// atomicOp returns the operation of an atomic call (Add, Sub, Inc, Dec,
-// Load, Store, Swap, CompareAndSwap, ...) and the field address it acts on,
-// for the methods of atomicPkgs' types and the functions of sync/atomic.
-func atomicOp(cc *ssa.CallCommon) (string, *ssa.FieldAddr) {
-	callee := cc.StaticCallee()
-	if callee == nil || len(cc.Args) == 0 {
-		return "", nil
-	}
-	obj, ok := callee.Object().(*types.Func)
-	if !ok || obj.Pkg() == nil || !slices.Contains(atomicPkgs, obj.Pkg().Path()) {
-		return "", nil
-	}
-	fa, ok := cc.Args[0].(*ssa.FieldAddr)
-	if !ok {
-		return "", nil
-	}
-	for _, op := range []string{"CompareAndSwap", "Add", "Sub", "Inc", "Dec", "Load", "Store", "Swap"} {
-		if strings.HasPrefix(obj.Name(), op) {
-			return op, fa
-		}
-	}
-	return obj.Name(), fa
 }
 
 // stepDir returns +1 or -1 for a step by a constant of known sign, else 0.

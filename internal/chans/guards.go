@@ -313,26 +313,38 @@ func (x *Index) stateRead(v ssa.Value, depth int) *types.Var {
 // sync/atomic, and go.uber.org/atomic, which wraps it.
 var atomicPkgs = []string{"sync/atomic", "go.uber.org/atomic"}
 
+// atomicOp returns the operation of an atomic call (Add, Sub, Inc, Dec,
+// Load, Store, Swap, CompareAndSwap, ...) and the field address it acts on,
+// for the methods of atomicPkgs' types and the functions of sync/atomic.
+func atomicOp(cc *ssa.CallCommon) (string, *ssa.FieldAddr) {
+	callee := cc.StaticCallee()
+	if callee == nil || len(cc.Args) == 0 {
+		return "", nil
+	}
+	obj, ok := callee.Object().(*types.Func)
+	if !ok || obj.Pkg() == nil || !slices.Contains(atomicPkgs, obj.Pkg().Path()) {
+		return "", nil
+	}
+	fa, ok := cc.Args[0].(*ssa.FieldAddr)
+	if !ok {
+		return "", nil
+	}
+	for _, op := range []string{"CompareAndSwap", "Add", "Sub", "Inc", "Dec", "Load", "Store", "Swap"} {
+		if strings.HasPrefix(obj.Name(), op) {
+			return op, fa
+		}
+	}
+	return obj.Name(), fa
+}
+
 // atomicField returns the field an atomic method call acts on, when the
 // call is method (or, for Store, Swap or CompareAndSwap) of an atomic
 // type (atomicPkgs) on a field's address: pc.state.Load(). The functions
 // of the older API (atomic.LoadInt32(&pc.state)) count too.
 func atomicField(cc *ssa.CallCommon, method string) *types.Var {
-	callee := cc.StaticCallee()
-	if callee == nil || len(cc.Args) == 0 {
+	op, fa := atomicOp(cc)
+	if fa == nil || op != method && (method != "Store" || op != "Swap" && op != "CompareAndSwap") {
 		return nil
 	}
-	obj, ok := callee.Object().(*types.Func)
-	if !ok || obj.Pkg() == nil || !slices.Contains(atomicPkgs, obj.Pkg().Path()) {
-		return nil
-	}
-	name := obj.Name()
-	if !strings.HasPrefix(name, method) && (method != "Store" || !strings.HasPrefix(name, "Swap") && !strings.HasPrefix(name, "CompareAndSwap")) {
-		return nil
-	}
-	addr, ok := cc.Args[0].(*ssa.FieldAddr)
-	if !ok {
-		return nil
-	}
-	return FieldOf(addr.X.Type(), addr.Field, true)
+	return FieldOf(fa.X.Type(), fa.Field, true)
 }

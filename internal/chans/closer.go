@@ -12,6 +12,10 @@ import (
 type CloseAbandon struct {
 	Close *ssa.Function // the type's Close, which neither takes from the channel nor closes it
 	Recv  Site          // one of the methods that receive
+	// Ended is where the package closes the channel, when Close does
+	// nothing (doesNothing): the receivers end on that close, and the
+	// proof is not made.
+	Ended *ssa.Call
 }
 
 // AbandonedAtClose returns the Close that strands the plain send s on an
@@ -26,6 +30,10 @@ type CloseAbandon struct {
 //     field or closes it;
 //   - s runs only on a goroutine the package starts (a read loop), not on
 //     a caller's.
+//
+// A Close that only returns, beside a close of the channel elsewhere in
+// the package, leaves the end of the receivers to that close: Ended names
+// it, and the proof is not made (doesNothing).
 //
 // io.Closer's contract is that a caller done with T calls Close and then
 // nothing else: a value the loop is sending when the caller closes T is
@@ -64,7 +72,37 @@ func (x *Index) AbandonedAtClose(s *ssa.Send, recvs []Site) (CloseAbandon, bool)
 	if x.touchedBy(closeFn, f) || !x.onOwnGoroutine(s.Parent(), 0) {
 		return CloseAbandon{}, false
 	}
-	return CloseAbandon{Close: closeFn, Recv: recvs[0]}, true
+	a := CloseAbandon{Close: closeFn, Recv: recvs[0]}
+	if closes := x.fieldCloses[f]; len(closes) > 0 && doesNothing(closeFn) {
+		a.Ended = closes[0]
+	}
+	return a, true
+}
+
+// doesNothing reports whether fn has no effect: it only returns
+// constants. A Close like that documents that closing the value ends
+// nothing; when the package closes the channel elsewhere, that close is
+// what ends the receivers, and a caller of a receiving method (an Accept
+// called until it fails) stops on it, not on Close.
+//
+//	func (l *listener) Close() error { return nil } // the mux closes l.c
+func doesNothing(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch instr := instr.(type) {
+			case *ssa.DebugRef:
+			case *ssa.Return:
+				for _, r := range instr.Results {
+					if _, ok := r.(*ssa.Const); !ok {
+						return false
+					}
+				}
+			default:
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // closeMethod returns T's Close when its signature is io.Closer's, or

@@ -430,7 +430,9 @@ func (j *Judge) siblingGivesUp(v Verdict, instr ssa.Instruction, ch ssa.Value, r
 // on a channel only the type's exported methods receive from, when the
 // type's Close does nothing that releases it (chans.AbandonedAtClose): a
 // caller that has closed the value owes no more calls to those methods,
-// so a value pending then is never taken.
+// so a value pending then is never taken. A Close that does nothing,
+// beside a close of the channel by the package, leaves the finding to the
+// audit tier: the receivers end on that close.
 func (j *Judge) abandonedAtClose(v Verdict, instr ssa.Instruction, recvs []chans.Site) (Verdict, bool) {
 	s, ok := instr.(*ssa.Send)
 	if !ok {
@@ -447,6 +449,10 @@ func (j *Judge) abandonedAtClose(v Verdict, instr ssa.Instruction, recvs []chans
 	v.Related = append(slices.Clip(v.Related),
 		related(recvPos(a.Recv), recv+" receives from it here"),
 		related(a.Close.Pos(), closer+" neither takes from it nor closes it"))
+	if a.Ended != nil {
+		v.Related = append(v.Related, related(a.Ended.Pos(), "the package closes it here"))
+		v.Missing = closer + " does nothing, and the package closes the channel itself: callers that call " + recv + " until it fails stop on that close, not on " + closer
+	}
 	return v, true
 }
 

@@ -220,7 +220,11 @@
 // of its receiver X closes the channel too, or is the value this send
 // makes" (a producer's loop that returns on its close request, or when
 // its shutdown closes its data and command channels together: a send left
-// behind panics, a bug of another kind); "its
+// behind panics, a bug of another kind); "(*L).Close does nothing, and
+// the package closes the channel itself" (a mux's listener, whose callers
+// call Accept until it fails, which it does once the mux closes the
+// listener's channel after its handlers are done: they stop on that
+// close, not on a Close that only returns); "its
 // receiver X stops only when told to, and this send is made once per call
 // into a buffer of 100: it blocks only if callers go on calling after the
 // stop until the buffer is full" (a loop stopped by its owner's Close, a

@@ -3,6 +3,7 @@ package baresend
 import (
 	"errors"
 	"net"
+	"sync"
 )
 
 // A record conn decrypts what arrives on the wire in a read loop of its
@@ -21,11 +22,11 @@ func NewRecordConn(next net.Conn) *RecordConn {
 }
 
 func (c *RecordConn) readLoop() {
-	defer close(c.records)
 	buf := make([]byte, 1500)
 	for {
 		n, err := c.next.Read(buf)
 		if err != nil {
+			close(c.records) // Close's closing of the wire ends here too
 			return
 		}
 		c.handle(append([]byte(nil), buf[:n]...))
@@ -336,3 +337,93 @@ func (s *KeptSession) Wait() error {
 }
 
 func (s *KeptSession) Close() error { return nil }
+
+// A connection mux hands each connection to the listener registered for
+// its first byte. The listener's Close does nothing: the mux ends every
+// listener itself, closing its channel once the handlers it started are
+// done, and Accept reports that close. Callers accept until Accept
+// fails, so none of them stops at Close, and the mux's close comes only
+// after the last send was taken: the audit tier, with that close.
+type ConnMux struct {
+	ln       net.Listener
+	handlers map[byte]*MuxListener
+	wg       sync.WaitGroup
+}
+
+type MuxListener struct{ c chan net.Conn }
+
+func (m *ConnMux) Listen(b byte) *MuxListener {
+	l := &MuxListener{c: make(chan net.Conn)}
+	m.handlers[b] = l
+	return l
+}
+
+func (m *ConnMux) Serve() error {
+	defer func() {
+		m.wg.Wait()
+		for _, l := range m.handlers {
+			close(l.c)
+		}
+	}()
+	for {
+		conn, err := m.ln.Accept()
+		if err != nil {
+			return err
+		}
+		m.wg.Add(1)
+		go m.handle(conn)
+	}
+}
+
+func (m *ConnMux) handle(conn net.Conn) {
+	defer m.wg.Done()
+	b := make([]byte, 1)
+	if _, err := conn.Read(b); err != nil {
+		conn.Close()
+		return
+	}
+	l := m.handlers[b[0]]
+	if l == nil {
+		conn.Close()
+		return
+	}
+	l.c <- conn // want `its receiver is \(\*MuxListener\)\.Accept, .* \[audit: \(\*MuxListener\)\.Close does nothing, and the package closes the channel itself: callers that call \(\*MuxListener\)\.Accept until it fails stop on that close, not on \(\*MuxListener\)\.Close\]`
+}
+
+func (l *MuxListener) Accept() (net.Conn, error) {
+	conn, ok := <-l.c
+	if !ok {
+		return nil, net.ErrClosed
+	}
+	return conn, nil
+}
+
+// Close is a no-op: the mux closes its listeners.
+func (l *MuxListener) Close() error { return nil }
+
+func (l *MuxListener) Addr() net.Addr { return nil }
+
+// A listener whose Close does nothing, with a channel nothing closes, has
+// no other end than its callers' say: one that closes it and stops
+// accepting strands the reader's send, as with RecordConn.
+type TapListener struct{ c chan net.Conn }
+
+func NewTapListener(src net.Listener) *TapListener {
+	l := &TapListener{c: make(chan net.Conn)}
+	go l.pump(src)
+	return l
+}
+
+func (l *TapListener) pump(src net.Listener) {
+	for {
+		conn, err := src.Accept()
+		if err != nil {
+			return
+		}
+		l.c <- conn // want `its receiver is \(\*TapListener\)\.Accept, which callers stop calling once they call \(\*TapListener\)\.Close, and nothing \(\*TapListener\)\.Close does lets this send give up`
+	}
+}
+
+func (l *TapListener) Accept() (net.Conn, error) { return <-l.c, nil }
+
+func (l *TapListener) Close() error { return nil }

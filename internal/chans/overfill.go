@@ -52,19 +52,71 @@ func (x *Index) Overfiller(u *Uses, s Site) (Site, bool) {
 // many times a run), and no other send of the run reaches s or is reached
 // from it, nor does s reach itself. A send of the owner is never alone:
 // its run is the channel's whole life.
+//
+// The run's function may also defer, once and last, a closure that sends
+// only while it recovers from a panic (recoveringSends). That send and a
+// send of the body after which the body returns with nothing left that
+// can panic (returnsQuietly) never both run: a run that panicked made no
+// final send, and one that made it does not panic.
 func (x *Index) alone(u *Uses, s Site) bool {
-	if s.Start == nil || x.directCallee(s.Start) != s.Func || flow.Reaches(s.Instr, s.Instr) {
+	body := x.runOf(s)
+	if body == nil || flow.Reaches(s.Instr, s.Instr) {
 		return false
 	}
+	rescue := x.rescueOf(u, s.Start, body)
 	for _, o := range u.Sends {
 		if o.Start != s.Start || o.Instr == s.Instr {
 			continue
 		}
-		if o.Func != s.Func || flow.Reaches(o.Instr, s.Instr) || flow.Reaches(s.Instr, o.Instr) {
+		switch {
+		case o.Func == s.Func:
+			if flow.Reaches(o.Instr, s.Instr) || flow.Reaches(s.Instr, o.Instr) {
+				return false
+			}
+		case rescue != nil && s.Func == body && o.Func == rescue:
+			if !returnsQuietly(s.Instr) {
+				return false
+			}
+		case rescue != nil && s.Func == rescue && o.Func == body:
+			if !returnsQuietly(o.Instr) {
+				return false
+			}
+		default:
 			return false
 		}
 	}
-	return true
+	return s.Func == body || s.Func == rescue
+}
+
+// runOf returns the function s's start runs, or nil for a send of the
+// owner or of a start that names no function.
+func (x *Index) runOf(s Site) *ssa.Function {
+	if s.Start == nil {
+		return nil
+	}
+	return x.directCallee(s.Start)
+}
+
+// rescueOf returns the closure body defers once and last whose sends on
+// u's channel, among those start reaches, all run only while it recovers
+// from a panic, or nil.
+func (x *Index) rescueOf(u *Uses, start ssa.Instruction, body *ssa.Function) *ssa.Function {
+	runs := map[*ssa.Function]map[ssa.Instruction]int{body: {}}
+	for _, o := range u.Sends {
+		if o.Start != start {
+			continue
+		}
+		if runs[o.Func] == nil {
+			runs[o.Func] = make(map[ssa.Instruction]int)
+		}
+		runs[o.Func][o.Instr] = 1
+	}
+	for _, rr := range x.recoveringSends(runs) {
+		if rr.body == body {
+			return rr.deferred
+		}
+	}
+	return nil
 }
 
 // roomPerRun reports whether the buffer would hold every value if each

@@ -176,7 +176,10 @@
 // blocks only once a run of F that sends more took its slot" (one
 // goroutine per witness into make(chan error, len(witnesses)), where one
 // path sends twice for want of a return: that send is the default
-// finding, and the sends that report once point at it); "the send
+// finding, and the sends that report once point at it; a connection's
+// reader and writer with a slot each, where the reader reports its end
+// once, or a panic from a deferred recover instead, and the writer
+// reports every exception reply and goes on); "the send
 // runs only while closed is false, and its receiver is not shown to stop
 // before closed is set" (a send guarded by a shutdown flag that a Close
 // sets before it cancels the receiver, where the pass cannot see the lock

@@ -217,7 +217,8 @@ func (j *Judge) leakedSender(u *chans.Uses, s chans.Site) Verdict {
 	partial := closedOnReturn(u, owner, Verdict{Blocks: true, Reason: OwnerName(owner) + " can return before receiving every value", Related: startedAt})
 	n := j.idx.Count(u, u.Sends)
 	weights := j.receiveWeights(u, caseEdges, n)
-	for _, e := range j.doneAfterSends(u, s) {
+	past := j.doneAfterSends(u, s)
+	for _, e := range past {
 		weights[e] = n // the sender is past every send
 	}
 	for _, e := range j.idx.FailedHandOff(s) {
@@ -241,6 +242,9 @@ func (j *Judge) leakedSender(u *chans.Uses, s chans.Site) Verdict {
 		return partial
 	}
 	closed := chans.ClosedEdges(u, owner)
+	for _, e := range past {
+		closed[e] = true // as good as the close: the sender sends no more
+	}
 	untilClosed := flow.Path{StopEdge: func(e flow.Edge) bool { return closed[e] }}
 	if j.countedReceive(u, s) || j.countdown(u, s) || j.inFlight(u, s) || j.oneAtATime(u, s) || j.repliesOneAtATime(u, s) || !untilClosed.ReturnReachable(s.Start.Block(), flow.IndexOf(s.Start)) {
 		return Verdict{}

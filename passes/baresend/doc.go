@@ -439,8 +439,10 @@
 // reply still owed, two replies to one request, or a second asker stays
 // reported. A select case on a
 // channel that only the sending goroutine closes, after its sends (a
-// deferred close(done)), counts as receiving all it sent: it fires only
-// once the sender is past them. Sends are counted
+// deferred close(done)), or sends on with nothing sent on the first
+// channel after it (a reader's error, its last word before it returns;
+// started once, not in a loop), counts as receiving all it sent: it fires
+// only once the sender is past them. Sends are counted
 // per path (three sends on three exclusive error paths are one value), loops
 // with a constant bound count their trips, a goroutine whose callback,
 // run any number of times by a walk it is handed to, sends only while a

@@ -235,6 +235,30 @@ func (x *Index) Count(u *Uses, sites []Site) int {
 	return x.countWith(u, sites, func(b *ssa.BasicBlock) int { return x.ownerTrips(u, b) }, Many)
 }
 
+// countedAt returns the instruction whose runs make s's sends: s itself,
+// or, for a send that is a case of a select, the test of the select's
+// index that enters that case, which flow.MaxCount weighs on its true
+// edge only: the select sends only when that case fires. A goroutine
+// that sends its result or, once the owner quits, that it is exiting,
+// sends one value either way:
+//
+//	select {
+//	case errs <- w.Start():   // t9 = t8 == 0:int; if t9 goto 2 else 3
+//	case <-quit:
+//		errs <- errExiting
+//	}
+func countedAt(s Site) ssa.Instruction {
+	sel, ok := s.Instr.(*ssa.Select)
+	if !ok || s.State < 0 {
+		return s.Instr
+	}
+	e, ok := CaseEdge(sel, s.State)
+	if !ok {
+		return s.Instr
+	}
+	return e.From.Instrs[len(e.From.Instrs)-1]
+}
+
 // countWith is Count with ownerTrips saying how many times each block of
 // the owner runs, and with each start's sends counted as at most perRun.
 func (x *Index) countWith(u *Uses, sites []Site, ownerTrips func(*ssa.BasicBlock) int, perRun int) int {
@@ -253,7 +277,7 @@ func (x *Index) countWith(u *Uses, sites []Site, ownerTrips func(*ssa.BasicBlock
 			runs[r] = make(map[ssa.Instruction]int)
 			order = append(order, r)
 		}
-		runs[r][s.Instr] = 1
+		runs[r][countedAt(s)] = 1
 	}
 	owner := make(map[ssa.Instruction]int) // weights on the owner's instructions
 	byStart := make(map[ssa.Instruction]map[*ssa.Function]map[ssa.Instruction]int)

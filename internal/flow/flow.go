@@ -444,7 +444,9 @@ func less(a *ssa.BasicBlock, ae env, b *ssa.BasicBlock, be env) bool {
 // MaxCount returns the largest total weight of the instructions a single
 // run of fn can execute, each weighted by weights and by how often its
 // block runs (trips), or many. Three mutually exclusive sends on three
-// error paths count as one.
+// error paths count as one. The weight of an If counts only when its true
+// edge is taken: that is how a select's case is weighed (the test of the
+// select's index that enters the case).
 func MaxCount(fn *ssa.Function, weights map[ssa.Instruction]int, trips func(*ssa.BasicBlock) int, many int) int {
 	memo := make(map[*ssa.BasicBlock]int)
 	var longest func(b *ssa.BasicBlock) int
@@ -453,16 +455,20 @@ func MaxCount(fn *ssa.Function, weights map[ssa.Instruction]int, trips func(*ssa
 			return n
 		}
 		memo[b] = 0 // back edges contribute nothing: loops are counted by trips
-		here := 0
+		here, taken := 0, 0
 		for _, instr := range b.Instrs {
 			if w := weights[instr]; w > 0 {
+				if _, ok := instr.(*ssa.If); ok && !b.Succs[0].Dominates(b) {
+					taken = min(w*trips(b), many) // on the true edge only
+					continue
+				}
 				here += min(w*trips(b), many)
 			}
 		}
 		best := 0
-		for _, s := range b.Succs {
+		for i, s := range b.Succs {
 			if !s.Dominates(b) {
-				best = max(best, longest(s))
+				best = max(best, longest(s)+taken*boolInt(i == 0))
 			}
 		}
 		memo[b] = min(here+best, many)
@@ -643,4 +649,11 @@ func After(instr ssa.Instruction, until *ssa.BasicBlock, pred func(ssa.Instructi
 		stack = append(stack, b.Succs...)
 	}
 	return true
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

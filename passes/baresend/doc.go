@@ -443,7 +443,10 @@
 // channel after it (a reader's error, its last word before it returns;
 // started once, not in a loop), counts as receiving all it sent: it fires
 // only once the sender is past them. Sends are counted
-// per path (three sends on three exclusive error paths are one value), loops
+// per path (three sends on three exclusive error paths are one value; a
+// send that is a case of a select counts only where that case fires, so
+// a goroutine that sends its result, or on its quit case that it is
+// exiting, sends one), loops
 // with a constant bound count their trips, a goroutine whose callback,
 // run any number of times by a walk it is handed to, sends only while a
 // bool of the goroutine is false and sets it to true right after (before

@@ -42,6 +42,7 @@ func (c *chainArbitrator) Start() error {
 	}
 	return nil
 }
+
 var errArbExiting = errors.New("chain arbitrator exiting")
 
 // A watcher that also reports that it started, after its start result,

@@ -467,9 +467,14 @@ func MaxCount(fn *ssa.Function, weights map[ssa.Instruction]int, trips func(*ssa
 		}
 		best := 0
 		for i, s := range b.Succs {
-			if !s.Dominates(b) {
-				best = max(best, longest(s)+taken*boolInt(i == 0))
+			if s.Dominates(b) {
+				continue
 			}
+			n := longest(s)
+			if i == 0 {
+				n += taken
+			}
+			best = max(best, n)
 		}
 		memo[b] = min(here+best, many)
 		return memo[b]
@@ -649,11 +654,4 @@ func After(instr ssa.Instruction, until *ssa.BasicBlock, pred func(ssa.Instructi
 		stack = append(stack, b.Succs...)
 	}
 	return true
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

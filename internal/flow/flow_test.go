@@ -287,6 +287,80 @@ func TestMaxCount(t *testing.T) {
 	}
 }
 
+// An If's weight counts only on its true edge: a select's send case,
+// weighed at the test that enters it, and a send on the other case are
+// one value, while a send after the case's own entry adds to it.
+const ifSrc = `package p
+
+func either(ch chan int, quit chan struct{}) {
+	select {
+	case ch <- 1:
+	case <-quit:
+		ch <- 2
+	}
+}
+
+func both(ch chan int, quit chan struct{}) {
+	select {
+	case ch <- 1:
+		ch <- 3
+	case <-quit:
+		ch <- 2
+	}
+}
+`
+
+func TestMaxCountIfEdge(t *testing.T) {
+	for _, tc := range []struct {
+		fn   string
+		want int
+	}{
+		{"either", 1},
+		{"both", 2},
+	} {
+		fn := build(t, ifSrc, tc.fn)
+		weights := sends(fn)
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if sel, ok := instr.(*ssa.Select); ok {
+					weights[caseTest(t, sel, 0)] = 1
+				}
+			}
+		}
+		one := func(*ssa.BasicBlock) int { return 1 }
+		if got := MaxCount(fn, weights, one, 99); got != tc.want {
+			t.Errorf("MaxCount(%s) = %d, want %d", tc.fn, got, tc.want)
+		}
+	}
+}
+
+// caseTest returns the If that enters case k of sel.
+func caseTest(t *testing.T, sel *ssa.Select, k int) *ssa.If {
+	t.Helper()
+	for _, ref := range *sel.Referrers() {
+		idx, ok := ref.(*ssa.Extract)
+		if !ok || idx.Index != 0 {
+			continue
+		}
+		for _, ref := range *idx.Referrers() {
+			cmp, ok := ref.(*ssa.BinOp)
+			if !ok || cmp.Op != token.EQL {
+				continue
+			}
+			if c, ok := cmp.Y.(*ssa.Const); !ok || c.Int64() != int64(k) {
+				continue
+			}
+			for _, ref := range *cmp.Referrers() {
+				if cond, ok := ref.(*ssa.If); ok {
+					return cond
+				}
+			}
+		}
+	}
+	t.Fatalf("no test enters case %d of %v", k, sel)
+	return nil
+}
+
 func TestMinCount(t *testing.T) {
 	for _, tc := range []struct {
 		fn   string

@@ -85,7 +85,10 @@
 //     fn to an actor loop and returns no error after that send);
 //     when the starter defers the channel's close, the message says the
 //     send "can block and then panic": it waits until the starter returns,
-//     and the close makes it panic;
+//     and the close makes it panic; when it defers, before starting them,
+//     a wait for a group that counts every goroutine making the send (defer
+//     q.wg.Wait(), each query marking itself done), it cannot return past
+//     a blocked sender, and the message says the sender hangs it too;
 //   - the consumer that exits first: the goroutine the owner started to
 //     receive can return before the channel is drained (a loop that sets
 //     each of its channels to nil once it is closed, and returns when all

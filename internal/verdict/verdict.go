@@ -29,6 +29,10 @@ type Verdict struct {
 	Reason  string // why, in words: "its receiver X can return before draining it"
 	Related []analysis.RelatedInformation
 	Makes   []*ssa.MakeChan // where the channel was made, when known
+	// MadeElsewhere is set when other packages may make the channel too
+	// (a field of a struct another package declares): Makes are only this
+	// package's, and their capacity is not the channel's.
+	MadeElsewhere bool
 	// Missing is empty when the verdict carries its proof (the receiver's
 	// stop, the owner's return, the receiver that does not exist); else it
 	// says what the proof lacks, and the finding is in the audit tier.
@@ -112,6 +116,7 @@ func (j *Judge) originVerdict(o chans.Origin, instr ssa.Instruction, state int, 
 		if v.Proven() {
 			v.Missing = j.perSlot(o.Field)
 		}
+		v.MadeElsewhere = o.Field != nil && o.Field.Pkg() != instr.Parent().Pkg.Pkg
 		return v
 	case chans.Global:
 		makes := j.idx.GlobalMakes(o.Global)

@@ -24,6 +24,7 @@ import "golang.org/x/tools/go/ssa"
 //	}
 func (x *Index) WaitsForSenders(owner *ssa.Function, send, start ssa.Instruction) *ssa.Defer {
 	roots := x.senderRoots(send.Parent(), 0, map[*ssa.Function]bool{})
+	loops := x.Loops(owner)
 	for _, g := range x.countingGroups(roots) {
 		if !x.countsAll(g, roots) {
 			continue
@@ -31,7 +32,7 @@ func (x *Index) WaitsForSenders(owner *ssa.Function, send, start ssa.Instruction
 		for _, b := range owner.Blocks {
 			for _, instr := range b.Instrs {
 				d, ok := instr.(*ssa.Defer)
-				if !ok || x.Loops(owner).InLoop(b) || !dominates(d, start) {
+				if !ok || loops.InLoop(b) || !dominates(d, start) {
 					continue
 				}
 				if at, wait, ok := x.opAt(d, nil); ok && wait && at == g {

@@ -215,8 +215,9 @@ func (j *Judge) leakedSender(u *chans.Uses, s chans.Site) Verdict {
 	startedAt := []analysis.RelatedInformation{related(s.Start.Pos(), "sender started here")}
 	without := closedOnReturn(u, owner, Verdict{Blocks: true, Reason: OwnerName(owner) + " can return without receiving it", Related: startedAt})
 	partial := closedOnReturn(u, owner, Verdict{Blocks: true, Reason: OwnerName(owner) + " can return before receiving every value", Related: startedAt})
-	if w := j.idx.WaitsForSenders(owner, s.Instr, s.Start); w != nil {
+	if w := j.idx.WaitsForSenders(owner, s.Instr, s.Start); w != nil && !without.Panics {
 		// The owner cannot return past a blocked sender: it waits for it.
+		// (A deferred close may run first, and make the sender panic.)
 		hangs := Verdict{Blocks: true, Reason: OwnerName(owner) + " can stop receiving from it and then waits for its senders: a sender left on this send hangs " + OwnerName(owner) + " too",
 			Related: append(slices.Clip(startedAt), related(w.Pos(), OwnerName(owner)+" waits here, as it returns, for the goroutines that send"))}
 		without, partial = hangs, hangs

@@ -142,3 +142,27 @@ func (q *looseLookup) countedQuery(p string, ch chan<- *peerUpdate) {
 	defer q.queries.Done()
 	ch <- &peerUpdate{heard: q.ask(p)} // want `send on ch \(chan<- \*peerUpdate, cap 3\) can block forever: \(\*looseLookup\)\.counted can return before receiving every value$`
 }
+
+// A lookup that also closes the channel as it returns closes it before
+// its wait runs (the last deferred runs first): a query left on its send
+// panics instead of hanging the lookup.
+type closingLookup struct {
+	wg  sync.WaitGroup
+	ask func(peer string) []string
+}
+
+func (q *closingLookup) run(seeds []string) {
+	ch := make(chan *peerUpdate, 3)
+	defer q.wg.Wait()
+	defer close(ch)
+	for _, p := range seeds {
+		q.wg.Add(1)
+		go q.query(p, ch)
+	}
+	<-ch
+}
+
+func (q *closingLookup) query(p string, ch chan<- *peerUpdate) {
+	defer q.wg.Done()
+	ch <- &peerUpdate{heard: q.ask(p)} // want `\(\*closingLookup\)\.run can return before receiving every value, and closes it as it returns`
+}

@@ -215,9 +215,8 @@ func (j *Judge) leakedSender(u *chans.Uses, s chans.Site) Verdict {
 	startedAt := []analysis.RelatedInformation{related(s.Start.Pos(), "sender started here")}
 	without := closedOnReturn(u, owner, Verdict{Blocks: true, Reason: OwnerName(owner) + " can return without receiving it", Related: startedAt})
 	partial := closedOnReturn(u, owner, Verdict{Blocks: true, Reason: OwnerName(owner) + " can return before receiving every value", Related: startedAt})
-	if w := j.idx.WaitsForSenders(owner, s.Instr, s.Start); w != nil && !without.Panics {
+	if w := j.idx.WaitsForSenders(owner, s.Instr, s.Start); w != nil && !closedFirst(u, owner, w) {
 		// The owner cannot return past a blocked sender: it waits for it.
-		// (A deferred close may run first, and make the sender panic.)
 		hangs := Verdict{Blocks: true, Reason: OwnerName(owner) + " can stop receiving from it and then waits for its senders: a sender left on this send hangs " + OwnerName(owner) + " too",
 			Related: append(slices.Clip(startedAt), related(w.Pos(), OwnerName(owner)+" waits here, as it returns, for the goroutines that send"))}
 		without, partial = hangs, hangs
@@ -284,6 +283,19 @@ func closedOnReturn(u *chans.Uses, owner *ssa.Function, v Verdict) Verdict {
 		}
 	}
 	return v
+}
+
+// closedFirst reports whether the owner defers the channel's close where
+// it can run before the wait w, which it does unless the close was
+// deferred first (defers run last first): the sender left behind then
+// panics rather than hang the owner.
+func closedFirst(u *chans.Uses, owner *ssa.Function, w *ssa.Defer) bool {
+	for _, c := range u.Closes {
+		if d, ok := c.Instr.(*ssa.Defer); ok && c.Func == owner && c.Start == nil && !flow.Reaches(d, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // abandons reports whether the owner makes the channel inside a loop and

@@ -166,3 +166,26 @@ func (q *closingLookup) query(p string, ch chan<- *peerUpdate) {
 	defer q.wg.Done()
 	ch <- &peerUpdate{heard: q.ask(p)} // want `\(\*closingLookup\)\.run can return before receiving every value, and closes it as it returns`
 }
+
+// Deferred the other way round, the wait runs first: a query left on its
+// send hangs the lookup, which never reaches the close.
+type waitingLookup struct {
+	wg  sync.WaitGroup
+	ask func(peer string) []string
+}
+
+func (q *waitingLookup) run(seeds []string) {
+	ch := make(chan *peerUpdate, 3)
+	defer close(ch)
+	defer q.wg.Wait()
+	for _, p := range seeds {
+		q.wg.Add(1)
+		go q.query(p, ch)
+	}
+	<-ch
+}
+
+func (q *waitingLookup) query(p string, ch chan<- *peerUpdate) {
+	defer q.wg.Done()
+	ch <- &peerUpdate{heard: q.ask(p)} // want `\(\*waitingLookup\)\.run can stop receiving from it and then waits for its senders: a sender left on this send hangs \(\*waitingLookup\)\.run too$`
+}

@@ -2,10 +2,11 @@ package baresend
 
 import "sync"
 
-// A lookup queries peers in parallel, at most a few at a time, each
-// query reporting what it heard into a buffer the lookup reads. The
-// lookup stops reading once it has an answer, and waits for the queries
-// still running as it returns. A query whose report finds the buffer full
+// A lookup queries in parallel every peer the last answer named, each
+// query reporting what it heard into a buffer of three that the lookup
+// reads one answer a round from. The lookup stops reading once it has
+// found what it wants, and waits for the queries still running as it
+// returns. A query whose report finds the buffer full
 // then waits for good, and so does the lookup, in its wait: the message
 // says that, not that the lookup returns.
 

@@ -481,6 +481,14 @@ func (x *Index) FieldMakes(f *types.Var) []*ssa.MakeChan {
 	return x.makesAt(Origin{Kind: Field, Field: f})
 }
 
+// MadeElsewhere reports whether other packages may make the channels
+// that reach o: it is a field of a struct another package declares, so
+// FieldMakes are only this package's, and their capacity is not the
+// channel's.
+func (x *Index) MadeElsewhere(o Origin) bool {
+	return o.Kind == Field && o.Field != nil && o.Field.Pkg() != x.pkg.Pkg
+}
+
 // GlobalMakes returns the channels made in this package and stored into g.
 func (x *Index) GlobalMakes(g *ssa.Global) []*ssa.MakeChan {
 	return x.makesAt(Origin{Kind: Global, Global: g})

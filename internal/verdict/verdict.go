@@ -116,7 +116,7 @@ func (j *Judge) originVerdict(o chans.Origin, instr ssa.Instruction, state int, 
 		if v.Proven() {
 			v.Missing = j.perSlot(o.Field)
 		}
-		v.MadeElsewhere = o.Field != nil && o.Field.Pkg() != instr.Parent().Pkg.Pkg
+		v.MadeElsewhere = j.idx.MadeElsewhere(o)
 		return v
 	case chans.Global:
 		makes := j.idx.GlobalMakes(o.Global)

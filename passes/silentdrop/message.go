@@ -107,9 +107,15 @@ func (c *checker) chanName(stmt *ast.SelectStmt, st *ssa.SelectState) string {
 }
 
 // chanType describes a channel's type and, when every make site agrees,
-// its capacity: "chan Event, cap 64".
+// its capacity: "chan Event, cap 64". A channel other packages may make
+// too (chans.MadeElsewhere) has no capacity here to print.
 func (c *checker) chanType(ch ssa.Value, makes []*ssa.MakeChan) string {
 	desc := types.TypeString(ch.Type(), c.qualifier)
+	for _, o := range c.idx.Origins(ch) {
+		if c.idx.MadeElsewhere(o) {
+			return desc
+		}
+	}
 	capacity := ""
 	for _, mk := range makes {
 		s := chans.CapString(mk)

@@ -213,14 +213,18 @@ func (j *Judge) leakedSender(u *chans.Uses, s chans.Site) Verdict {
 	owner := u.Owner()
 	recvs, caseEdges := chans.ReceiveEdges(u, owner)
 	startedAt := []analysis.RelatedInformation{related(s.Start.Pos(), "sender started here")}
-	without := closedOnReturn(u, owner, Verdict{Blocks: true, Reason: OwnerName(owner) + " can return without receiving it", Related: startedAt})
-	partial := closedOnReturn(u, owner, Verdict{Blocks: true, Reason: OwnerName(owner) + " can return before receiving every value", Related: startedAt})
-	if w := j.idx.WaitsForSenders(owner, s.Instr, s.Start); w != nil && !closedFirst(u, owner, w) {
-		// The owner cannot return past a blocked sender: it waits for it.
-		hangs := Verdict{Blocks: true, Reason: OwnerName(owner) + " can stop receiving from it and then waits for its senders: a sender left on this send hangs " + OwnerName(owner) + " too",
-			Related: append(slices.Clip(startedAt), related(w.Pos(), OwnerName(owner)+" waits here, as it returns, for the goroutines that send"))}
-		without, partial = hangs, hangs
+	// leaves is the verdict once the owner is shown to stop receiving
+	// (how: "without receiving it"), made only then: an owner that waits
+	// for its senders as it returns cannot return past a blocked one, and
+	// hangs with it.
+	leaves := func(how string) Verdict {
+		if w := j.idx.WaitsForSenders(owner, s.Instr, s.Start); w != nil && !closedFirst(u, owner, w) {
+			return Verdict{Blocks: true, Reason: OwnerName(owner) + " can stop receiving from it and then waits for its senders: a sender left on this send hangs " + OwnerName(owner) + " too",
+				Related: append(slices.Clip(startedAt), related(w.Pos(), OwnerName(owner)+" waits here, as it returns, for the goroutines that send"))}
+		}
+		return closedOnReturn(u, owner, Verdict{Blocks: true, Reason: OwnerName(owner) + " can return " + how, Related: startedAt})
 	}
+	const without, partial = "without receiving it", "before receiving every value"
 	n := j.idx.Count(u, u.Sends)
 	weights := j.receiveWeights(u, caseEdges, n)
 	past := j.doneAfterSends(u, s)
@@ -243,9 +247,9 @@ func (j *Judge) leakedSender(u *chans.Uses, s chans.Site) Verdict {
 		case got < 0 || got+chans.ConstCap(u.Make) >= n:
 			return Verdict{}
 		case got == 0:
-			return without
+			return leaves(without)
 		}
-		return partial
+		return leaves(partial)
 	}
 	closed := chans.ClosedEdges(u, owner)
 	for _, e := range past {
@@ -260,9 +264,9 @@ func (j *Judge) leakedSender(u *chans.Uses, s chans.Site) Verdict {
 		StopEdge: func(e flow.Edge) bool { return weights[e] > 0 },
 	}
 	if received.ReturnReachable(s.Start.Block(), flow.IndexOf(s.Start)) {
-		return without
+		return leaves(without)
 	}
-	return partial
+	return leaves(partial)
 }
 
 // closedOnReturn marks v, whose owner can return without receiving, as a

@@ -1,6 +1,7 @@
 package chans
 
 import (
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -215,6 +216,122 @@ func sameStruct(v ssa.Value, f *types.Var) bool {
 	}
 	for i := range s.NumFields() {
 		if s.Field(i).Origin() == f {
+			return true
+		}
+	}
+	return false
+}
+
+// OwnObject reports whether a send on ch, a channel kept in a field of
+// an object (or in a container there), is made for an object whose life
+// spans many sends: unless the object comes from a value the sending
+// function is handed (a parameter other than a method's receiver, or a
+// value taken from a channel), as a request does, with a reply channel
+// in it. A send on such a channel counts as its object's own only in the
+// run that makes the sibling select too (the same function, or a closure
+// written in it), or when a loop sends on what one parameter hands it:
+// that run shows it sends on one value again and again. Elsewhere how
+// many values one handed value gets is its handler's business, and a
+// sibling's give-up on the value's context says its requester may
+// leave, not that its buffer fills. root is the value the channel is
+// reached through, when it is known.
+func OwnObject(instr ssa.Instruction, ch ssa.Value, sib Sibling) (root ssa.Value, own bool) {
+	root = rootOf(ch)
+	if !handed(root) {
+		return root, true
+	}
+	if _, param := root.(*ssa.Parameter); param && flow.Reaches(instr, instr) {
+		return root, true // a loop sends on the one value it was handed
+	}
+	return root, nestedIn(sib.Select.Parent(), instr.Parent()) || nestedIn(instr.Parent(), sib.Select.Parent())
+}
+
+// handed reports whether v is a value its function is given: a parameter
+// other than a method's receiver, or a value received from a channel.
+func handed(v ssa.Value) bool {
+	switch v := v.(type) {
+	case *ssa.Parameter:
+		return !isReceiver(v, v.Parent())
+	case *ssa.UnOp:
+		return v.Op == token.ARROW
+	}
+	return false
+}
+
+// rootOf follows a channel to the value it is reached through: the object
+// a field is loaded from, the receiver of a method that returns it, the
+// one value a variable is assigned, and a value a closure captures to the
+// one its maker holds. t for t.recvChan and for t.lookup(id).ch, the
+// receive for (<-reqs).Err. An element of a container ends the walk: a
+// map of subscribers is kept, not handed over.
+func rootOf(v ssa.Value) ssa.Value {
+	for range 16 {
+		if v = outermost(v); v == nil {
+			return nil
+		}
+		switch u := v.(type) {
+		case *ssa.UnOp:
+			if u.Op != token.MUL {
+				return v
+			}
+			v = u.X
+		case *ssa.FieldAddr:
+			v = u.X
+		case *ssa.Extract:
+			v = u.Tuple
+		case *ssa.Alloc:
+			w := StoredOnce(u) // a variable assigned once
+			if w == nil {
+				return v
+			}
+			v = w
+		case *ssa.Call:
+			c := u.Common()
+			callee := c.StaticCallee()
+			if callee == nil || callee.Signature.Recv() == nil || len(c.Args) == 0 {
+				return v
+			}
+			v = c.Args[0] // the receiver of a method that returns it
+		default:
+			return v
+		}
+	}
+	return nil
+}
+
+// outermost follows a value a closure captures to the value the function
+// that made the closure holds, through each enclosing function; nil when
+// that is not one value.
+func outermost(v ssa.Value) ssa.Value {
+	for v != nil {
+		switch u := v.(type) {
+		case *ssa.FreeVar:
+			v = boundValue(u)
+		case *ssa.UnOp:
+			fv, ok := u.X.(*ssa.FreeVar)
+			if u.Op != token.MUL || !ok {
+				return v
+			}
+			if storedThrough(fv) {
+				return nil // the closure assigns it
+			}
+			cell, ok := boundValue(fv).(*ssa.Alloc)
+			if !ok {
+				return nil
+			}
+			v = StoredOnce(cell)
+		default:
+			return v
+		}
+	}
+	return nil
+}
+
+// nestedIn reports whether fn is outer or an anonymous function written
+// inside it.
+func nestedIn(fn, outer *ssa.Function) bool {
+	for ; fn != nil; fn = fn.Parent() {
+		if fn == outer {
 			return true
 		}
 	}

@@ -397,7 +397,10 @@ func (j *Judge) selfFill(v Verdict, recvs []chans.Site, instr ssa.Instruction) (
 // the package's own code says that once that channel is closed no
 // receiver can be counted on, and this send has no such case. A send by
 // one of the channel's receivers is left alone: it runs while that
-// receiver does.
+// receiver does. A send on a channel of a value the sender is handed,
+// away from the sibling (a request's reply channel: chans.OwnObject),
+// goes to the audit tier: how many values one request gets is not
+// counted.
 func (j *Judge) siblingGivesUp(v Verdict, instr ssa.Instruction, ch ssa.Value, recvs []chans.Site, kept chans.Origin) (Verdict, bool) {
 	if _, ok := instr.(*ssa.Send); !ok {
 		return Verdict{}, false
@@ -416,6 +419,9 @@ func (j *Judge) siblingGivesUp(v Verdict, instr ssa.Instruction, ch ssa.Value, r
 		stop, when = sib.Stop.Name()+".Done()", sib.Stop.Name()+" is done"
 	}
 	v.Missing = ""
+	if root, own := chans.OwnObject(instr, ch, sib); !own {
+		v.Missing = keptBy(root) + ", not through the object whose methods send on it: the other send's give-up says its receiver may leave, but not that one such value gets more values than its buffer holds"
+	}
 	v.Reason = "the package's other send on it gives up when " + when + ", as its receivers may be gone by then, and this send has no such case"
 	if j.fanOut(instr, ch) {
 		v.Reason += fanOutNote
@@ -429,6 +435,16 @@ func (j *Judge) siblingGivesUp(v Verdict, instr ssa.Instruction, ch ssa.Value, r
 		v.Related = append(v.Related, related(c.Pos(), sib.Stop.Name()+" is closed here"))
 	}
 	return v, true
+}
+
+// keptBy says what value a channel that is not its sender's own is
+// reached through (chans.OwnObject): a parameter, or a value received
+// from a channel.
+func keptBy(root ssa.Value) string {
+	if p, ok := root.(*ssa.Parameter); ok {
+		return "the channel is reached through " + p.Name() + ", a value handed to " + OwnerName(p.Parent())
+	}
+	return "the channel is reached through a value received from a channel"
 }
 
 // abandonedAtClose proves a plain send from the package's own goroutine

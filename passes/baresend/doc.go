@@ -107,7 +107,14 @@
 //     such case (a connection's first packet queued with a bare send,
 //     while its reader's packets give up once the conn is closed; a
 //     hub's notice to one subscriber, while its broadcast gives up once
-//     the hub is closed); a counting semaphore is no such channel;
+//     the hub is closed); a counting semaphore is no such channel. The
+//     object must be one that lives through many sends: the sender's own
+//     receiver, or an object reached from it. A channel reached through
+//     a value the sender is handed (a parameter, a value received from a
+//     channel: a request with its reply channel) is audited, unless the
+//     sibling runs in the same function or a loop sends on that one
+//     value: one reply to a request whose requester may leave does not
+//     fill a buffer;
 //   - the receiver that waits for itself: the channel's only receiver,
 //     a goroutine run once per channel, makes the send itself (or through
 //     a function only it calls), and the channel is unbuffered or its loop

@@ -5,7 +5,7 @@ import "context"
 func sendInCaseBodyBad(ctx context.Context, c *client, r Response) {
 	select {
 	case <-ctx.Done():
-		c.responses <- Response{Err: ctx.Err()} // want `send on c.responses .* can block forever: the package's other send on it gives up when ctx is done, as its receivers may be gone by then, and this send has no such case$`
+		c.responses <- Response{Err: ctx.Err()} // want `send on c.responses .* can block forever: the package's other send on it gives up when ctx is done, as its receivers may be gone by then, and this send has no such case \[audit: the channel is reached through c, a value handed to sendInCaseBodyBad,`
 	default:
 	}
 }
@@ -44,6 +44,6 @@ func dataReceiveIsAWayOutOK(c *client, in <-chan Response) {
 
 func singleCaseSelectBad(c *client, r Response) {
 	select {
-	case c.responses <- r: // want `send on c.responses .* can block forever: the package's other send on it gives up when ctx is done, as its receivers may be gone by then, and this send has no such case$`
+	case c.responses <- r: // want `send on c.responses .* can block forever: the package's other send on it gives up when ctx is done, as its receivers may be gone by then, and this send has no such case \[audit: the channel is reached through c, a value handed to singleCaseSelectBad,`
 	}
 }

@@ -34,9 +34,19 @@ var events = make(chan string)
 
 // No receiver of c.responses is in this package, but its other sends give
 // up when the client's ctx is done (replyToFieldWithCtxOK): the package
-// itself says the client may stop reading, so this send is proven.
-func replyToFieldBad(c *client, r Response) {
+// itself says the client may stop reading. A client's own method sends
+// on its channel for as long as the client lives, so once its reader has
+// gone the buffer fills: proven.
+func (c *client) replyBad(r Response) {
 	c.responses <- r // want `send on c.responses \(chan Response, cap 16\) can block forever: the package's other send on it gives up when ctx is done, as its receivers may be gone by then, and this send has no such case$`
+}
+
+// A function handed the client sends one value: whether that can find
+// the buffer full depends on how often it is called for one client, which
+// the pass does not count. The client could as well be a request with its
+// one reply: audit.
+func replyToFieldBad(c *client, r Response) {
+	c.responses <- r // want `send on c.responses \(chan Response, cap 16\) can block forever: the package's other send on it gives up when ctx is done, as its receivers may be gone by then, and this send has no such case \[audit: the channel is reached through c, a value handed to replyToFieldBad, not through the object whose methods send on it: the other send's give-up says its receiver may leave, but not that one such value gets more values than its buffer holds\]$`
 }
 
 func replyToFieldWithCtxOK(c *client, r Response) {
@@ -80,4 +90,15 @@ func Reply(out chan<- Response, r Response) {
 func replyToReceivedBad(chans chan chan Response, r Response) {
 	ch := <-chans
 	ch <- r // want `send on ch \(chan Response\) can block forever.*\[audit: `
+}
+
+// A directory looks its clients up for the server that replies to them:
+// a client it finds lives as long as the directory keeps it, and every
+// reply goes through it.
+type clientDirectory struct{ byID map[int]*client }
+
+func (d *clientDirectory) lookup(id int) *client { return d.byID[id] }
+
+func (d *clientDirectory) replyBad(id int, r Response) {
+	d.lookup(id).responses <- r // want `send on d\.lookup\(id\)\.responses \(chan Response, cap 16\) can block forever: the package's other send on it gives up when ctx is done, as its receivers may be gone by then, and this send has no such case$`
 }

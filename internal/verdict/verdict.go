@@ -540,11 +540,48 @@ func (j *Judge) receiverStops(v Verdict, r chans.Site, handed, rerun ssa.Instruc
 	} else {
 		v.Reason = "its receiver " + OwnerName(r.Func) + " can stop receiving, and " + v.Reason
 	}
-	v.Missing = cmp.Or(madeInTests(v.Makes), guard, j.deregistered(r, kept), selfStop(j.idx, r, instr), j.perCallBuffer(v.Makes, r, instr), closesOnStop(j.idx, r), stopsCloseIt(j.idx, r, instr, ch))
+	request, asks := stopRequest(j.idx, r, instr, v.Makes)
+	v.Missing = cmp.Or(madeInTests(v.Makes), guard, j.deregistered(r, kept), selfStop(j.idx, r, instr), j.perCallBuffer(v.Makes, r, instr), closesOnStop(j.idx, r), stopsCloseIt(j.idx, r, instr, ch), request)
+	if v.Missing == request && request != "" {
+		v.Related = appendCapped(v.Related, asks, "the request that stops it is sent here")
+	}
 	if j.ownerWaits(r, v.Makes) {
 		v.Missing = cmp.Or(j.overflow(instr, ch, v.Makes), v.Missing)
 	}
 	return v
+}
+
+// stopRequest says what is missing when the receiver r stops only on a
+// request it takes from the channel itself (chans.StopsOnRequest), and
+// every make gives the channel a buffer: r takes each value sent before
+// that request, so a send waits for good only behind more values sent
+// after it than the buffer holds, callers that race Close or outlive it.
+// On an unbuffered channel the first such value waits for good, and so
+// does a send the package itself repeats (chans.RepeatedHere: a loop, a
+// goroutine), which alone can send any number after the request: the
+// proof stands. asks are the sends of the request.
+func stopRequest(idx *chans.Index, r chans.Site, instr ssa.Instruction, makes []*ssa.MakeChan) (missing string, asks []ssa.Instruction) {
+	room := leastCap(makes)
+	if room == 0 || idx.RepeatedHere(instr) {
+		return "", nil
+	}
+	asks, ok := idx.StopsOnRequest(r)
+	if !ok {
+		return "", nil
+	}
+	return fmt.Sprintf("its receiver %s stops only once it takes a stop request from this channel, and takes every value sent before it: a send waits for good only behind more than %d values sent after the request", OwnerName(r.Func), room), asks
+}
+
+// appendCapped adds a related position for each instruction, at most
+// three, then one that counts the rest.
+func appendCapped(rel []analysis.RelatedInformation, instrs []ssa.Instruction, msg string) []analysis.RelatedInformation {
+	for i, in := range instrs {
+		if i == 3 {
+			return append(rel, related(in.Pos(), fmt.Sprintf("and %d more", len(instrs)-3)))
+		}
+		rel = append(rel, related(in.Pos(), msg))
+	}
+	return rel
 }
 
 // selfStop says what is missing when the receiver r stops only on the

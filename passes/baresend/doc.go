@@ -251,7 +251,16 @@
 // default findings, and so does a method of an unexported type that an
 // interface of an imported internal package names: the connection that
 // calls it back is no user, and goes on calling whatever the users have
-// stopped); "its receiver X can stop, but Y receives from it
+// stopped); "its receiver X stops only once it takes a stop request from
+// this channel, and takes every value sent before it: a send waits for
+// good only behind more than 10 values sent after the request" (an events
+// loop that returns on the close request it takes among the acks and
+// seeks it serves, or on a stop channel it closes itself after taking
+// it, and nothing else stops it: the channel keeps its values in order,
+// so only values sent after the request wait, a buffer of them; a send
+// the package repeats, in a loop or on a goroutine of its own, directly,
+// through a closure or through an interface, or one on an unbuffered
+// channel stays a default finding); "its receiver X can stop, but Y receives from it
 // until it is closed" (a channel handed on: its first reader stops once
 // its work is done, and a loop that ranges over it to its close takes
 // over; whether that loop runs whenever the first has stopped is a

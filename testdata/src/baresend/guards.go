@@ -86,7 +86,9 @@ func (p *connPool) requestAfterUnlockAudit() {
 }
 
 // The same test of a state excuses nothing: a state guard is counted
-// only when the lock is held across it and the send.
+// only when the lock is held across it and the send. What keeps the
+// finding in the audit tier is the loop's stop: it stops only on the
+// close request it takes from events, behind every value sent before it.
 func (p *partition) seekAfterUnlockBad(mu *sync.Mutex) {
 	mu.Lock()
 	if st := p.getState(); st == partClosed || st == partClosing {
@@ -95,7 +97,7 @@ func (p *partition) seekAfterUnlockBad(mu *sync.Mutex) {
 	}
 	mu.Unlock()
 	req := &seekReq{done: make(chan struct{})}
-	p.events <- req // want `send on p.events \(chan any, cap 10\) can block forever: its receiver \(\*partition\).loop can stop receiving`
+	p.events <- req // want `send on p.events \(chan any, cap 10\) can block forever: its receiver \(\*partition\).loop can stop receiving.*\[audit: its receiver \(\*partition\)\.loop stops only once it takes a stop request from this channel`
 	<-req.done
 }
 

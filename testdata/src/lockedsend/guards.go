@@ -14,6 +14,10 @@ import (
 
 // chunkConsumer's events loop stops on a close request, which Close
 // sends only after it closes the chunk map (closed = true under its mu).
+// Its events channel is unbuffered: with a buffer, an ack sent after the
+// close request would wait for good only behind more acks than the
+// buffer holds, which is the audit tier whatever the lock (see
+// baresend's stoprequest.go).
 type chunkConsumer struct {
 	events  chan any
 	closeCh chan struct{}
@@ -25,7 +29,7 @@ type chunkAck struct{ id int }
 type chunkClose struct{ done chan struct{} }
 
 func NewChunkConsumer() *chunkConsumer {
-	pc := &chunkConsumer{events: make(chan any, 10), closeCh: make(chan struct{})}
+	pc := &chunkConsumer{events: make(chan any), closeCh: make(chan struct{})}
 	pc.chunks = &chunkMap{pc: pc}
 	go pc.loop()
 	return pc
@@ -98,7 +102,7 @@ func (m *bareChunkMap) discard(id int) {
 
 // lateConsumer's Close sends the close request before it closes the
 // map, and without its lock: a discard that tests closed under the lock
-// can run after the loop is gone.
+// can run after the loop is gone. Unbuffered, as chunkConsumer is.
 type lateConsumer struct {
 	events  chan any
 	closeCh chan struct{}
@@ -106,7 +110,7 @@ type lateConsumer struct {
 }
 
 func NewLateConsumer() *lateConsumer {
-	pc := &lateConsumer{events: make(chan any, 10), closeCh: make(chan struct{})}
+	pc := &lateConsumer{events: make(chan any), closeCh: make(chan struct{})}
 	pc.chunks = &lateMap{pc: pc}
 	go pc.loop()
 	return pc

@@ -63,24 +63,35 @@ func (x *Index) sendsOn(instr ssa.Instruction, f *types.Var) bool {
 // statement or a call made in a loop. Calls from other packages and
 // closures handed to other functions are no such evidence.
 func (x *Index) RepeatedHere(instr ssa.Instruction) bool {
-	return flow.Reaches(instr, instr) || x.repeatedCaller(instr.Parent(), 0)
-}
-
-func (x *Index) repeatedCaller(fn *ssa.Function, depth int) bool {
-	if depth > maxDepth {
-		return false
+	if flow.Reaches(instr, instr) {
+		return true
 	}
-	sites := append(x.invokesOf(fn), x.calls[fn]...)
-	if fn.Parent() != nil {
-		for _, mc := range x.closures[fn] {
-			calls, _ := onlyCalled(mc, 0)
-			sites = append(sites, calls...)
-		}
-	}
-	for _, s := range sites {
-		if _, isGo := s.(*ssa.Go); isGo || flow.Reaches(s, s) || x.repeatedCaller(s.Parent(), depth+1) {
-			return true
+	seen := map[*ssa.Function]bool{instr.Parent(): true}
+	work := []*ssa.Function{instr.Parent()}
+	for len(work) > 0 {
+		fn := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, s := range x.runSites(fn) {
+			if _, isGo := s.(*ssa.Go); isGo || flow.Reaches(s, s) {
+				return true
+			}
+			if caller := s.Parent(); !seen[caller] {
+				seen[caller] = true
+				work = append(work, caller)
+			}
 		}
 	}
 	return false
+}
+
+// runSites returns the calls and go statements of this package that run
+// fn: direct ones, those of a closure's value, and interface calls its
+// method satisfies.
+func (x *Index) runSites(fn *ssa.Function) []ssa.CallInstruction {
+	sites := append(x.invokesOf(fn), x.calls[fn]...)
+	for _, mc := range x.closures[fn] {
+		calls, _ := onlyCalled(mc, 0)
+		sites = append(sites, calls...)
+	}
+	return sites
 }

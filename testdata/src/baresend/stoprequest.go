@@ -90,9 +90,11 @@ func (c *ackConsumer) Ack(id uint64) { c.tracker.add(id) }
 // after the close request as before it, and alone fills the slots.
 func (c *ackConsumer) flushLoop(ticks <-chan struct{}) {
 	for range ticks {
-		c.flush()
+		c.tick()
 	}
 }
+
+func (c *ackConsumer) tick() { c.flush() }
 
 func (c *ackConsumer) flush() {
 	c.events <- &ackReq{} // want `send on c\.events \(chan any, cap 10\) can block forever: its receiver \(\*ackConsumer\)\.loop can stop receiving, and no liveness case \(ctx\.Done\(\), a stop channel\) lets it give up$`

@@ -562,11 +562,11 @@ func (j *Judge) receiverStops(v Verdict, r chans.Site, handed, rerun ssa.Instruc
 // proof stands. asks are the sends of the request.
 func stopRequest(idx *chans.Index, r chans.Site, instr ssa.Instruction, makes []*ssa.MakeChan) (missing string, asks []ssa.Instruction) {
 	room := leastCap(makes)
-	if room == 0 || idx.RepeatedHere(instr) {
+	if room == 0 {
 		return "", nil
 	}
 	asks, ok := idx.StopsOnRequest(r)
-	if !ok {
+	if !ok || idx.RepeatedHere(instr) {
 		return "", nil
 	}
 	return fmt.Sprintf("its receiver %s stops only once it takes a stop request from this channel, and takes every value sent before it: a send waits for good only behind more than %d values sent after the request", OwnerName(r.Func), room), asks

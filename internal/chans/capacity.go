@@ -333,10 +333,98 @@ func (x *Index) startCount(start ssa.Instruction, fns map[*ssa.Function]map[ssa.
 	}
 	for fn, sends := range fns {
 		if !paired[fn] {
+			if fn == x.directCallee(start) {
+				sends = liveWith(start.(ssa.CallInstruction), fn, sends)
+			}
 			n += times(x.runsPerStart(start, fn), x.runCount(fn, sends))
 		}
 	}
 	return min(n, Many)
+}
+
+// liveWith returns the sends of fn that can run when the call (a go
+// statement, a call or a defer) hands fn its constant arguments: a send
+// on a branch that tests a parameter against a constant is dead for a
+// start that passes another constant. A copier started once per stream,
+// which signals only for the output streams, sends nothing from the
+// start that copies stdin:
+//
+//	cp := func(kind string, dst io.Writer, src io.Reader) {
+//		io.Copy(dst, src)
+//		if kind == "stdout" || kind == "stderr" {
+//			done <- struct{}{}
+//		}
+//	}
+//	go cp("stdin", remote, os.Stdin)    // sends nothing
+func liveWith(call ssa.CallInstruction, fn *ssa.Function, sends map[ssa.Instruction]int) map[ssa.Instruction]int {
+	args := call.Common().Args
+	if len(args) != len(fn.Params) {
+		return sends
+	}
+	consts := make(map[*ssa.Parameter]*ssa.Const)
+	for i, a := range args {
+		if c, ok := a.(*ssa.Const); ok && c.Value != nil {
+			consts[fn.Params[i]] = c
+		}
+	}
+	if len(consts) == 0 {
+		return sends
+	}
+	live := reachableWith(fn, consts)
+	out := make(map[ssa.Instruction]int, len(sends))
+	for instr, w := range sends {
+		if live[instr.Block()] {
+			out[instr] = w
+		}
+	}
+	return out
+}
+
+// reachableWith returns the blocks of fn reachable from its entry when
+// each parameter in consts holds its constant: an If on the comparison of
+// such a parameter with a constant goes only the way the two decide.
+func reachableWith(fn *ssa.Function, consts map[*ssa.Parameter]*ssa.Const) map[*ssa.BasicBlock]bool {
+	seen := make(map[*ssa.BasicBlock]bool)
+	work := []*ssa.BasicBlock{fn.Blocks[0]}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		succs := b.Succs
+		if cond, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
+			if taken, ok := decided(cond.Cond, consts); ok {
+				succs = b.Succs[1:]
+				if taken {
+					succs = b.Succs[:1]
+				}
+			}
+		}
+		work = append(work, succs...)
+	}
+	return seen
+}
+
+// decided evaluates cond when it compares a parameter in consts with a
+// constant (kind == "stdin", "stdout" != kind).
+func decided(cond ssa.Value, consts map[*ssa.Parameter]*ssa.Const) (taken, ok bool) {
+	cmp, isCmp := cond.(*ssa.BinOp)
+	if !isCmp || cmp.Op != token.EQL && cmp.Op != token.NEQ {
+		return false, false
+	}
+	x, y := cmp.X, cmp.Y
+	if _, isConst := x.(*ssa.Const); isConst {
+		x, y = y, x
+	}
+	p, isParam := x.(*ssa.Parameter)
+	c, isConst := y.(*ssa.Const)
+	arg := consts[p]
+	if !isParam || !isConst || arg == nil || c.Value == nil || arg.Value.Kind() != c.Value.Kind() {
+		return false, false
+	}
+	return constant.Compare(arg.Value, cmp.Op, c.Value), true
 }
 
 // runsPerStart returns how many times fn can run in one run of what start

@@ -340,7 +340,10 @@
 // buffer provably has room for every send: make(chan T, n) with at most n send
 // sites, none in a loop (errc := make(chan error, 1) with one send; a
 // helper's sends count once for each call of it that one run of the
-// goroutine can make, and without bound when a loop calls it), or
+// goroutine can make, and without bound when a loop calls it; a send on
+// a branch that tests a parameter against a constant counts nothing for
+// a start that passes another constant: go cp("stdin", ...) of a copier
+// that signals only if kind == "stdout" || kind == "stderr"), or
 // make(chan T, len(xs)) with at most one send per element of xs, whether
 // xs is a slice or a map, made by the loop or by a goroutine it starts per
 // element, on one branch or another; or a loop that counts from s up to

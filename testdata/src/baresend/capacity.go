@@ -3,6 +3,7 @@ package baresend
 import (
 	"context"
 	"errors"
+	"io"
 )
 
 func work() error { return errors.New("failed") }
@@ -492,4 +493,75 @@ func stressStreamsTwiceBad(opt streamOptions, check func(int) bool) {
 		readAll(bufs)
 	}
 	stream()
+}
+
+// attachStreams copies stdin, stdout and stderr, one goroutine each, and
+// waits for the two output copies: only they signal, and the buffer has a
+// slot for each, so the copies finish even when an error from the remote
+// side ends the wait first.
+func attachStreams(stdin io.Reader, stdout, stderr io.Writer, remote io.ReadWriter, remoteErr io.Reader, errs <-chan error) error {
+	done := make(chan struct{}, 2)
+	cp := func(kind string, dst io.Writer, src io.Reader) {
+		io.Copy(dst, src)
+		if kind == "stdout" || "stderr" == kind {
+			done <- struct{}{} // ok: the stdin copy never signals
+		}
+	}
+	go cp("stdin", remote, stdin)
+	go cp("stdout", stdout, remote)
+	go cp("stderr", stderr, remoteErr)
+	for range 2 {
+		select {
+		case <-done:
+		case err := <-errs:
+			return err
+		}
+	}
+	return nil
+}
+
+// attachMirroredBad mirrors stdout to a second writer with one more copy
+// that signals too: three values for two slots.
+func attachMirroredBad(stdout, mirror io.Writer, remote io.Reader, errs <-chan error) error {
+	done := make(chan struct{}, 2)
+	cp := func(kind string, dst io.Writer, src io.Reader) {
+		io.Copy(dst, src)
+		if kind == "stdout" || kind == "stderr" {
+			done <- struct{}{} // want `send on done \(chan struct\{\}, cap 2\) can block forever: attachMirroredBad can return without receiving it`
+		}
+	}
+	go cp("stdout", stdout, remote)
+	go cp("stdout", mirror, remote)
+	go cp("stderr", stdout, remote)
+	for range 2 {
+		select {
+		case <-done:
+		case err := <-errs:
+			return err
+		}
+	}
+	return nil
+}
+
+// attachNamedBad takes the stream kinds from its caller: the pass cannot
+// tell which copies signal.
+func attachNamedBad(kinds [3]string, dst io.Writer, remote io.Reader, errs <-chan error) error {
+	done := make(chan struct{}, 2)
+	cp := func(kind string, dst io.Writer, src io.Reader) {
+		io.Copy(dst, src)
+		if kind == "stdout" || kind == "stderr" {
+			done <- struct{}{} // want `send on done \(chan struct\{\}, cap 2\) can block forever: attachNamedBad can return without receiving it`
+		}
+	}
+	go cp(kinds[0], dst, remote)
+	go cp(kinds[1], dst, remote)
+	go cp(kinds[2], dst, remote)
+	for range 2 {
+		select {
+		case <-done:
+		case err := <-errs:
+			return err
+		}
+	}
+	return nil
 }

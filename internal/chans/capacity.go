@@ -384,27 +384,20 @@ func liveWith(call ssa.CallInstruction, fn *ssa.Function, sends map[ssa.Instruct
 // each parameter in consts holds its constant: an If on the comparison of
 // such a parameter with a constant goes only the way the two decide.
 func reachableWith(fn *ssa.Function, consts map[*ssa.Parameter]*ssa.Const) map[*ssa.BasicBlock]bool {
-	seen := make(map[*ssa.BasicBlock]bool)
-	work := []*ssa.BasicBlock{fn.Blocks[0]}
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		if seen[b] {
-			continue
+	return reachableFrom(fn.Blocks[:1], func(b *ssa.BasicBlock) []*ssa.BasicBlock {
+		cond, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			return b.Succs
 		}
-		seen[b] = true
-		succs := b.Succs
-		if cond, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
-			if taken, ok := decided(cond.Cond, consts); ok {
-				succs = b.Succs[1:]
-				if taken {
-					succs = b.Succs[:1]
-				}
-			}
+		taken, ok := decided(cond.Cond, consts)
+		switch {
+		case !ok:
+			return b.Succs
+		case taken:
+			return b.Succs[:1]
 		}
-		work = append(work, succs...)
-	}
-	return seen
+		return b.Succs[1:]
+	})
 }
 
 // decided evaluates cond when it compares a parameter in consts with a

@@ -25,7 +25,8 @@ import (
 //     (TokenPool), a one-shot channel sent on once and closed (OneShot), a
 //     result slot made with each object that holds it (SingleValue), a
 //     slot that travels in a struct value handed on once and is sent on
-//     once per value received (OncePerValue), a channel made in this
+//     once per value received (OncePerValue), a field whose first value
+//     this send is (ArmedFirst), a channel made in this
 //     package with room for every send (Covered), or a semaphore whose
 //     every acquire is released by its holder (Semaphore).
 //
@@ -47,7 +48,7 @@ func (x *Index) NeverBlocks(instr ssa.Instruction, state int, ch ssa.Value) bool
 		case Nil:
 		case Field:
 			if !x.TokenPool(o.Field) && !x.OneShot(o.Field) && !x.SingleValue(instr, o.Field) &&
-				!x.OncePerValue(o.Field) {
+				!x.OncePerValue(o.Field) && !x.armedFirst(instr, o.Field) {
 				return false
 			}
 		case Made:
@@ -111,4 +112,10 @@ func (x *Index) unbuffered(ch ssa.Value) bool {
 		}
 	}
 	return len(makes) > 0
+}
+
+// armedFirst applies ArmedFirst to a plain send.
+func (x *Index) armedFirst(instr ssa.Instruction, f *types.Var) bool {
+	send, ok := instr.(*ssa.Send)
+	return ok && x.ArmedFirst(send, f)
 }

@@ -439,9 +439,10 @@ func NewFailingPool(open func() error) *failingPool {
 	ctx, cancel := context.WithCancel(context.Background())
 	p := &failingPool{opens: make(chan struct{}, 8), stop: cancel, open: open}
 	go p.opener(ctx)
-	go p.requestBare()
 	return p
 }
+
+func (p *failingPool) Request() { go p.requestBare() }
 
 func (p *failingPool) opener(ctx context.Context) {
 	for {

@@ -360,7 +360,13 @@
 // send on a buffered channel its block just stored into the field it
 // sends on, with no call between (t.buffer = make(chan batch, 1);
 // t.buffer <- first), also when a closure captures t and each use loads
-// it anew; or the one send on a buffered channel a function just made
+// it anew; or the first send, not in a loop, of the one unexported
+// function that sends on an unexported field, when every store into the
+// field is a buffered make into a struct just allocated and that function
+// runs once per object, started outside any loop on an object its caller
+// has just made or got from a constructor (a dispatcher that arms its
+// reader, t.readNext <- struct{}{}, before its loop hands tokens back);
+// or the one send on a buffered channel a function just made
 // into a field of its parameter, when every caller passes a struct it has
 // just made and shown to nobody, and the function has not handed it on
 // either (c.err = make(chan error, 1); select { case t.callCh <- c: case

@@ -64,11 +64,12 @@ func (x *Index) countedLoop(send *ssa.Send) (ssa.Value, bool) {
 	if l == nil || loops.Depth(send.Block()) != 1 {
 		return nil, false
 	}
-	bound := flow.LoopBound(l)
-	if bound == nil {
+	test := flow.BoundTest(l) // trips that send nothing are checked below
+	if test == nil {
 		return nil, false
 	}
-	counter, ok := flow.BoundTest(l).Cond.(*ssa.BinOp).X.(*ssa.Phi)
+	bound := test.Cond.(*ssa.BinOp).Y
+	counter, ok := test.Cond.(*ssa.BinOp).X.(*ssa.Phi)
 	if !ok || counter.Block() != l.Header {
 		return nil, false
 	}

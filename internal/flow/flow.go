@@ -486,10 +486,11 @@ func MaxCount(fn *ssa.Function, weights map[ssa.Instruction]int, trips func(*ssa
 }
 
 // LoopBound returns n for a loop that ends once its counter reaches n
-// (BoundTest), the shape of counted loops, range over a slice and range
+// (BoundTest) and steps the counter up on every trip, so that it runs at
+// most n trips: the shape of counted loops, range over a slice and range
 // over an integer; nil for any other loop.
 func LoopBound(l *Loop) ssa.Value {
-	if iff := BoundTest(l); iff != nil {
+	if iff := BoundTest(l); iff != nil && stepsEveryTrip(l, iff) {
 		return iff.Cond.(*ssa.BinOp).Y
 	}
 	return nil
@@ -527,6 +528,43 @@ func BoundTest(l *Loop) *ssa.If {
 		return iff
 	}
 	return nil
+}
+
+// stepsEveryTrip reports whether the counter the header's test i < n reads
+// goes up on every way back to the header: a loop that can come back
+// without stepping (a continue before i++, a retry that sets i back) runs
+// more than n trips.
+func stepsEveryTrip(l *Loop, iff *ssa.If) bool {
+	if iff.Block() != l.Header {
+		return true // the rotated test checks its latch itself
+	}
+	v := iff.Cond.(*ssa.BinOp).X
+	if inc, ok := v.(*ssa.BinOp); ok && inc.Op == token.ADD && isConst(inc.Y, 1) {
+		phi, ok := inc.X.(*ssa.Phi) // range over a slice: i+1 < n, i+1 carried back
+		return ok && phi.Block() == l.Header && everyBackEdge(l, phi, func(e ssa.Value) bool { return e == inc })
+	}
+	phi, ok := v.(*ssa.Phi)
+	return ok && phi.Block() == l.Header && everyBackEdge(l, phi, func(e ssa.Value) bool {
+		step, ok := e.(*ssa.BinOp)
+		return ok && step.Op == token.ADD && step.X == phi && positive(step.Y)
+	})
+}
+
+// everyBackEdge reports whether ok holds for the value phi, in l's header,
+// takes on every edge from inside l.
+func everyBackEdge(l *Loop, phi *ssa.Phi, ok func(ssa.Value) bool) bool {
+	for i, e := range phi.Edges {
+		if l.Blocks[l.Header.Preds[i]] && !ok(e) {
+			return false
+		}
+	}
+	return true
+}
+
+// positive reports whether v is an integer constant above zero.
+func positive(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.Value != nil && c.Value.Kind() == constant.Int && constant.Sign(c.Value) > 0
 }
 
 // lessThan returns the branch that ends b when it tests x < y.

@@ -495,3 +495,61 @@ func TestBoundTestRotated(t *testing.T) {
 		}
 	}
 }
+
+const stepSrc = `package p
+
+func counted(n int, ch chan bool) {
+	for i := 0; i < n; i++ {
+		<-ch
+	}
+}
+
+func skipping(n int, ch chan bool) {
+	for i := 0; i < n; {
+		if <-ch {
+			continue
+		}
+		i++
+	}
+}
+
+func rewinding(n int, ch chan bool) {
+	for i := 0; i < n; i++ {
+		if <-ch {
+			i = 0
+		}
+	}
+}
+
+func byTwo(n int, ch chan bool) {
+	for i := 0; i < n; i += 2 {
+		<-ch
+	}
+}
+`
+
+// TestLoopBoundSteps checks that a loop whose test reads i < n is bounded
+// by n only when every way back to the test steps i up: one that can come
+// back without stepping, or after setting i back, runs more trips.
+func TestLoopBoundSteps(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		bounded bool
+	}{{"counted", true}, {"skipping", false}, {"rewinding", false}, {"byTwo", true}} {
+		fn := build(t, stepSrc, c.name)
+		var recv ssa.Instruction
+		for r := range recvs(fn) {
+			recv = r
+		}
+		l := FindLoops(fn).Innermost(recv.Block())
+		if l == nil {
+			t.Fatalf("%s: the receive is not in a loop", c.name)
+		}
+		if got := LoopBound(l) != nil; got != c.bounded {
+			t.Errorf("%s: bounded %v, want %v", c.name, got, c.bounded)
+		}
+		if BoundTest(l) == nil {
+			t.Errorf("%s: no test of i < n found", c.name)
+		}
+	}
+}

@@ -26,7 +26,9 @@ import (
 // values (make(chan T, len(xs)) with a send per element of xs), be that
 // loop the owner's or its one sender's (coveredBySenderLoop). Senders
 // that share a counter of tickets (coveredByTickets) or keep a token of a
-// pool or semaphore of n for good (coveredByTokens) are bounded too. Once
+// pool or semaphore of n for good (coveredByTokens) are bounded too, and so
+// is one send that follows an index into n elements by a counter that grows
+// between its runs (coveredByIndex). Once
 // the channel escapes to code this package cannot see, only the owner's sends
 // that no escape can precede are counted.
 func (x *Index) Covered(u *Uses, site Site) bool {
@@ -34,7 +36,7 @@ func (x *Index) Covered(u *Uses, site Site) bool {
 		return x.coveredBeforeEscape(u, site)
 	}
 	if n, ok := constCap(u.Make); ok {
-		return x.Count(u, u.Sends) <= n || x.roomAt(u, site, n) || x.coveredByTokens(u)
+		return x.Count(u, u.Sends) <= n || x.roomAt(u, site, n) || x.coveredByTokens(u) || x.coveredByIndex(u)
 	}
 	return x.coveredByLoop(u)
 }
@@ -47,7 +49,7 @@ func (x *Index) escapedAt(u *Uses) bool {
 		return true
 	}
 	for _, e := range u.Escapes {
-		if !returnsRecvOnly(e) {
+		if !x.returnsRecvOnly(e, u.Make) {
 			return true
 		}
 	}
@@ -55,18 +57,32 @@ func (x *Index) escapedAt(u *Uses) bool {
 }
 
 // returnsRecvOnly reports whether instr is a return whose channel results
-// are all receive-only.
-func returnsRecvOnly(instr ssa.Instruction) bool {
-	if _, ok := instr.(*ssa.Return); !ok {
+// are receive-only, but for those that are provably not a channel mk made
+// (a Close's chan<- struct{} returned beside the results).
+func (x *Index) returnsRecvOnly(instr ssa.Instruction, mk *ssa.MakeChan) bool {
+	ret, ok := instr.(*ssa.Return)
+	if !ok {
 		return false
 	}
-	res := instr.Parent().Signature.Results()
-	for i := range res.Len() {
-		if c, ok := res.At(i).Type().Underlying().(*types.Chan); ok && c.Dir() != types.RecvOnly {
+	res := ret.Parent().Signature.Results()
+	for i, v := range ret.Results {
+		if c, ok := res.At(i).Type().Underlying().(*types.Chan); ok && c.Dir() != types.RecvOnly && !x.madeElsewhere(v, mk) {
 			return false
 		}
 	}
 	return true
+}
+
+// madeElsewhere reports whether every channel v may be was made by another
+// make than mk, or is nil.
+func (x *Index) madeElsewhere(v ssa.Value, mk *ssa.MakeChan) bool {
+	origins := x.Origins(v)
+	for _, o := range origins {
+		if o.Kind != Nil && (o.Kind != Made || o.Make == mk) {
+			return false
+		}
+	}
+	return len(origins) > 0
 }
 
 // roomAt proves that the send at site finds room in a buffer of n: fewer
@@ -502,7 +518,7 @@ func (x *Index) ownerTrips(u *Uses, b *ssa.BasicBlock) int {
 // the loop, which is nobody's but the owner's: no other loop holds the
 // sends.
 func (x *Index) coveredByLoop(u *Uses) bool {
-	if x.coveredBySenderLoop(u) || x.coveredByTickets(u) || x.coveredByTokens(u) {
+	if x.coveredBySenderLoop(u) || x.coveredByTickets(u) || x.coveredByTokens(u) || x.coveredByIndex(u) {
 		return true
 	}
 	return x.coveredByOwnerLoop(u, Many)

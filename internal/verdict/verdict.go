@@ -130,7 +130,9 @@ func (j *Judge) originVerdict(o chans.Origin, instr ssa.Instruction, state int, 
 		makes := j.idx.ElementMakes(home)
 		visible := !homeExported(home) && j.allVisible(makes)
 		return j.withReceivers(instr, ch, j.unowned(instr, ch, makes), j.idx.ElementReceives(home), visible, o, outer)
-	case chans.Param, chans.Received:
+	case chans.Param:
+		return j.callerCtx(o.Param, instr, j.unowned(instr, ch, nil))
+	case chans.Received:
 		return j.unowned(instr, ch, nil)
 	case chans.Made:
 		return j.madeVerdict(o.Make, instr, state)

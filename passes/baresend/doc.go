@@ -131,6 +131,16 @@
 //     connection that hands decrypted records to Read, a stream that
 //     hands rows to Next. A send by the caller's own goroutine (a pipe's
 //     Write) is left alone;
+//   - the caller that cancels: the channel is a parameter whose callers
+//     are not all visible, handed in beside a context that its function
+//     gives up on elsewhere (it receives ctx.Done(), or the Done of a
+//     context made from ctx), and the send, in a loop of that function or
+//     of a function literal in it, does not (a discovery provider's Run
+//     that watches ctx between refreshes and sends each refresh bare):
+//     a caller that cancels stops reading, and the next send waits for
+//     good. A function that closes the channel tells its caller to read
+//     until then, and one send outside a loop may be all the caller reads
+//     or has room for: both stay in the audit tier;
 //   - a blocking select whose cases are all sends, when one of them has
 //     such a proof.
 //

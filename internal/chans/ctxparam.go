@@ -126,3 +126,66 @@ func closes(instr ssa.Instruction, ch ssa.Value) bool {
 	}
 	return isClose(call) && len(call.Common().Args) == 1 && SameValue(call.Common().Args[0], ch)
 }
+
+// ObjectCtxIgnored returns where the function that sends on the channel
+// kept in field f of an object gives up on the context kept in another
+// field of that same object, when the send at instr, in a loop of that
+// function, does not:
+//
+//	func (c *controller) loop() {
+//		for {
+//			select {
+//			case <-c.ctx.Done(): // returned
+//				return
+//			case <-c.timer.C:
+//				c.next <- struct{}{} // reported: Next's callers stop at c.Done()
+//			}
+//		}
+//	}
+//
+// The loop takes the context's end as its own end, and whoever reads the
+// channel outside the package can stop reading at that end too, so a send
+// that keeps coming waits for good. A channel the package closes is read
+// until it is closed, and is not reported.
+func (x *Index) ObjectCtxIgnored(instr ssa.Instruction, ch ssa.Value, f *types.Var) ssa.Instruction {
+	base, _, ok := FieldLoad(ch)
+	if !ok || f == nil || len(x.allCloses(f)) > 0 {
+		return nil
+	}
+	fn := instr.Parent()
+	if x.Loops(fn).Innermost(instr.Block()) == nil {
+		return nil
+	}
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			if watchesObjectCtx(in, base) {
+				return in
+			}
+		}
+	}
+	return nil
+}
+
+// watchesObjectCtx reports whether instr receives, alone or as a case of
+// a select, from the Done of a context kept in a field of base.
+func watchesObjectCtx(instr ssa.Instruction, base ssa.Value) bool {
+	doneOf := func(ch ssa.Value) bool {
+		ctx := DoneOf(ch)
+		if ctx == nil {
+			return false
+		}
+		b, _, ok := FieldLoad(ctx)
+		return ok && SameValue(b, base)
+	}
+	switch in := instr.(type) {
+	case *ssa.UnOp:
+		return in.Op == arrow && doneOf(in.X)
+	case *ssa.Select:
+		for _, st := range in.States {
+			if st.Dir == types.RecvOnly && doneOf(st.Chan) {
+				return true
+			}
+		}
+	}
+	return false
+}

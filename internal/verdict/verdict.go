@@ -296,7 +296,11 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 		v.Missing = NoStopSeen
 		return v
 	}
-	return j.callersChannel(instr, ch, v, kept)
+	v = j.callersChannel(instr, ch, v, kept)
+	if v.Missing == NoReceiverSeen && kept.Kind == chans.Field {
+		v = j.objectCtx(instr, ch, v, kept.Field)
+	}
+	return v
 }
 
 // countedDrain audits a send whose receiver, once it gives up, takes one

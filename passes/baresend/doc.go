@@ -140,7 +140,12 @@
 //     a caller that cancels stops reading, and the next send waits for
 //     good. A function that closes the channel tells its caller to read
 //     until then, and one send outside a loop may be all the caller reads
-//     or has room for: both stay in the audit tier;
+//     or has room for: both stay in the audit tier. The same holds for a
+//     channel kept in a field, which no receiver in the package reads
+//     (its readers take it through an interface), when the sending loop
+//     gives up on the context kept in another field of the same object
+//     (a retry controller whose loop ends with c.ctx, as its caller's
+//     wait does, while its send of the next attempt does not);
 //   - a blocking select whose cases are all sends, when one of them has
 //     such a proof.
 //

@@ -51,7 +51,7 @@ func (x *Index) CtxIgnored(p *ssa.Parameter, instr ssa.Instruction) ssa.Instruct
 				if closes(in, p) {
 					return nil
 				}
-				if watch == nil && watchesCtx(in, ctxs) {
+				if watch == nil && receivesWhere(in, func(ch ssa.Value) bool { return doneOfAny(ch, ctxs) }) {
 					watch = in
 				}
 			}
@@ -70,15 +70,15 @@ func withLiterals(fn *ssa.Function) []*ssa.Function {
 	return out
 }
 
-// watchesCtx reports whether instr receives from the Done of one of ctxs,
-// or of a context made from one, alone or as a case of a select.
-func watchesCtx(instr ssa.Instruction, ctxs []*ssa.Parameter) bool {
+// receivesWhere reports whether instr receives, alone or as a case of a
+// select, from a channel ok accepts.
+func receivesWhere(instr ssa.Instruction, ok func(ch ssa.Value) bool) bool {
 	switch in := instr.(type) {
 	case *ssa.UnOp:
-		return in.Op == arrow && doneOfAny(in.X, ctxs)
+		return in.Op == arrow && ok(in.X)
 	case *ssa.Select:
 		for _, st := range in.States {
-			if st.Dir == types.RecvOnly && doneOfAny(st.Chan, ctxs) {
+			if st.Dir == types.RecvOnly && ok(st.Chan) {
 				return true
 			}
 		}
@@ -158,7 +158,7 @@ func (x *Index) ObjectCtxIgnored(instr ssa.Instruction, ch ssa.Value, f *types.V
 	}
 	for _, b := range fn.Blocks {
 		for _, in := range b.Instrs {
-			if watchesObjectCtx(in, base) {
+			if receivesWhere(in, func(ch ssa.Value) bool { return objectDone(ch, base) }) {
 				return in
 			}
 		}
@@ -166,26 +166,13 @@ func (x *Index) ObjectCtxIgnored(instr ssa.Instruction, ch ssa.Value, f *types.V
 	return nil
 }
 
-// watchesObjectCtx reports whether instr receives, alone or as a case of
-// a select, from the Done of a context kept in a field of base.
-func watchesObjectCtx(instr ssa.Instruction, base ssa.Value) bool {
-	doneOf := func(ch ssa.Value) bool {
-		ctx := DoneOf(ch)
-		if ctx == nil {
-			return false
-		}
-		b, _, ok := FieldLoad(ctx)
-		return ok && SameValue(b, base)
+// objectDone reports whether ch is the Done of a context kept in a field
+// of base.
+func objectDone(ch, base ssa.Value) bool {
+	ctx := DoneOf(ch)
+	if ctx == nil {
+		return false
 	}
-	switch in := instr.(type) {
-	case *ssa.UnOp:
-		return in.Op == arrow && doneOf(in.X)
-	case *ssa.Select:
-		for _, st := range in.States {
-			if st.Dir == types.RecvOnly && doneOf(st.Chan) {
-				return true
-			}
-		}
-	}
-	return false
+	b, _, ok := FieldLoad(ctx)
+	return ok && SameValue(b, base)
 }

@@ -211,7 +211,7 @@ func (j *Judge) withReceivers(instr ssa.Instruction, ch ssa.Value, v Verdict, re
 			}
 			continue
 		}
-		last := j.idx.RunsOncePerChannel(r, v.Makes) || j.idx.StopsForGood(r)
+		last := j.idx.RunsOncePerChannel(r, v.Makes) || j.idx.StopsForGood(r) || j.idx.StartedOnce(r, v.Makes)
 		var handed, rerun ssa.Instruction
 		if !last {
 			handed, last = j.idx.RunUntilDone(r, v.Makes)

@@ -47,6 +47,10 @@
 //     last receiver: the function that made the channel, or a goroutine
 //     started with it (by that function, or by a Start method called
 //     alongside its constructor), reached through calls outside loops; or
+//     a method that lets one call per object past a started flag, tested
+//     and set under the object's lock and never cleared, receiving from a
+//     channel made in the call that made the object (a manager's Start
+//     that waits for its runnables' first error or its context); or
 //     a service's loop that gives up on its context, handed as a method
 //     value by that function to a runner that never runs it again once
 //     that context is done (one that runs it once, or a Serve that keeps

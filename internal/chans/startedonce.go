@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -203,7 +204,7 @@ func (x *Index) oneObjectEach(ch *types.Var, makes []*ssa.MakeChan) bool {
 	for _, st := range sts {
 		mk, ok := st.Val.(*ssa.MakeChan)
 		fa, ok2 := st.Addr.(*ssa.FieldAddr)
-		if !ok || !ok2 || !containsMake(makes, mk) {
+		if !ok || !ok2 || !slices.Contains(makes, mk) {
 			return false
 		}
 		obj, ok := fa.X.(*ssa.Alloc)
@@ -212,13 +213,4 @@ func (x *Index) oneObjectEach(ch *types.Var, makes []*ssa.MakeChan) bool {
 		}
 	}
 	return true
-}
-
-func containsMake(makes []*ssa.MakeChan, mk *ssa.MakeChan) bool {
-	for _, m := range makes {
-		if m == mk {
-			return true
-		}
-	}
-	return false
 }

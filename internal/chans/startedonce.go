@@ -5,10 +5,12 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/sendlint/sendlint/internal/flow"
+	"github.com/sendlint/sendlint/internal/locks"
 )
 
 // StartedOnce reports whether the receive r runs at most once for each
@@ -48,19 +50,20 @@ func (x *Index) StartedOnce(r Site, makes []*ssa.MakeChan) bool {
 		return false
 	}
 	for _, b := range fn.Blocks {
-		if flag := startedTest(b, self); flag != nil && x.onlySetTrue(flag) && guardsAll(b, r.Instr) {
+		if flag := x.startedTest(b, self); flag != nil && x.onlySetTrue(flag) && guardsAll(b, r.Instr) {
 			return true
 		}
 	}
 	return false
 }
 
-// startedTest returns the flag field b tests, when b takes a lock of self,
-// loads a bool field of self and branches on it: if it is set, every way
-// returns; if not, the next block sets it before it unlocks.
-func startedTest(b *ssa.BasicBlock, self *ssa.Parameter) *types.Var {
+// startedTest returns the flag field b tests, when b loads a bool field of
+// self and branches on it: if it is set, every way returns; if not, the
+// next block sets it before it calls anything. A write lock of self is
+// held at the test and at the set (locks' own reading of what is held).
+func (x *Index) startedTest(b *ssa.BasicBlock, self *ssa.Parameter) *types.Var {
 	iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
-	if !ok || !locksSelf(b, self) {
+	if !ok {
 		return nil
 	}
 	addr := loadedAddr(iff.Cond)
@@ -68,56 +71,38 @@ func startedTest(b *ssa.BasicBlock, self *ssa.Parameter) *types.Var {
 		return nil
 	}
 	flag := FieldOf(self.Type(), addr.Field, true)
-	if flag == nil || flag.Exported() || !isBool(flag.Type()) {
+	if flag == nil || flag.Exported() || !isBool(flag.Type()) || !returnsWithout(iff.Block().Succs[0]) {
 		return nil
 	}
-	if !returnsWithout(iff.Block().Succs[0]) || !setsFirst(iff.Block().Succs[1], self, addr.Field) {
+	set := setsFirst(iff.Block().Succs[1], self, addr.Field)
+	if set == nil || !x.lockedAt(self.Parent(), locks.Key(addr.X), iff, set) {
 		return nil
 	}
 	return flag
 }
 
-// locksSelf reports whether b calls Lock on a mutex of self before its end.
-func locksSelf(b *ssa.BasicBlock, self *ssa.Parameter) bool {
-	for _, instr := range b.Instrs {
-		call, ok := instr.(*ssa.Call)
-		if !ok {
-			continue
+// lockedAt reports whether one write lock of the object whose lock key is
+// obj (obj.mu, or obj itself when it embeds its mutex) is held on every
+// path to each of instrs, in fn.
+func (x *Index) lockedAt(fn *ssa.Function, obj string, instrs ...ssa.Instruction) bool {
+	seen := map[string]int{}
+	x.lockState(fn).Walk(func(instr ssa.Instruction, s locks.State) bool {
+		if !slices.Contains(instrs, instr) {
+			return true
 		}
-		callee := call.Call.StaticCallee()
-		if callee == nil || callee.Name() != "Lock" || len(call.Call.Args) == 0 || !isSyncMutex(callee) {
-			continue
+		for _, l := range s.Held.Locks() {
+			if l.Mode == locks.Write && (l.Key == obj || strings.HasPrefix(l.Key, obj+".")) {
+				seen[l.Key]++
+			}
 		}
-		if isSelf(addrBase(call.Call.Args[0]), self) {
+		return true
+	})
+	for _, n := range seen {
+		if n == len(instrs) {
 			return true
 		}
 	}
 	return false
-}
-
-// isSyncMutex reports whether fn is a method of sync.Mutex or sync.RWMutex.
-func isSyncMutex(fn *ssa.Function) bool {
-	recv := fn.Signature.Recv()
-	if recv == nil {
-		return false
-	}
-	t := recv.Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := types.Unalias(t).(*types.Named)
-	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" && (n.Obj().Name() == "Mutex" || n.Obj().Name() == "RWMutex")
-}
-
-// addrBase follows field addresses down to the value they start from.
-func addrBase(v ssa.Value) ssa.Value {
-	for {
-		fa, ok := v.(*ssa.FieldAddr)
-		if !ok {
-			return v
-		}
-		v = fa.X
-	}
 }
 
 // returnsWithout reports whether every path from b returns without
@@ -139,20 +124,20 @@ func returnsWithout(b *ssa.BasicBlock) bool {
 	return len(b.Succs) == 1 && len(b.Succs[0].Preds) == 1 && returnsWithout(b.Succs[0])
 }
 
-// setsFirst reports whether b stores true into self's field i before it
-// calls anything.
-func setsFirst(b *ssa.BasicBlock, self *ssa.Parameter, i int) bool {
+// setsFirst returns the store of true into self's field i that b makes
+// before it calls anything, or nil.
+func setsFirst(b *ssa.BasicBlock, self *ssa.Parameter, i int) *ssa.Store {
 	for _, instr := range b.Instrs {
 		switch in := instr.(type) {
 		case *ssa.Store:
 			if fa, ok := in.Addr.(*ssa.FieldAddr); ok && isSelf(fa.X, self) && fa.Field == i && isTrue(in.Val) {
-				return true
+				return in
 			}
 		case ssa.CallInstruction:
-			return false
+			return nil
 		}
 	}
-	return false
+	return nil
 }
 
 // isSelf reports whether v is the method's receiver self: the parameter,

@@ -172,10 +172,21 @@ func (x *Index) runsOnce(u *Uses, site Site) bool {
 }
 
 // directCallee returns the function a go, call or defer instruction runs,
-// or nil: a function or closure it names, or the static callee.
+// or nil: a function or closure it names, or the static callee. A
+// (*sync.WaitGroup).Go call runs the function it is handed, once, on a
+// goroutine of its own: that function is the one it runs.
 func (x *Index) directCallee(start ssa.Instruction) *ssa.Function {
 	call, ok := start.(ssa.CallInstruction)
 	if !ok {
+		return nil
+	}
+	if isWaitGroupGo(call) && len(call.Common().Args) == 2 {
+		switch fn := call.Common().Args[1].(type) {
+		case *ssa.Function:
+			return fn
+		case *ssa.MakeClosure:
+			return fn.Fn.(*ssa.Function)
+		}
 		return nil
 	}
 	switch fn := call.Common().Value.(type) {
@@ -518,15 +529,22 @@ func (x *Index) ownerTrips(u *Uses, b *ssa.BasicBlock) int {
 // the loop, which is nobody's but the owner's: no other loop holds the
 // sends.
 func (x *Index) coveredByLoop(u *Uses) bool {
-	if x.coveredBySenderLoop(u) || x.coveredByTickets(u) || x.coveredByTokens(u) || x.coveredByIndex(u) {
+	if x.coveredBySenderLoop(u, u.Make.Size) || x.coveredByTickets(u) || x.coveredByTokens(u) || x.coveredByIndex(u) || x.coveredByRelay(u) {
 		return true
 	}
-	return x.coveredByOwnerLoop(u, Many)
+	return x.coveredByOwnerLoop(u, Many, u.Make.Size)
+}
+
+// sentAtMost reports whether the sends on u's channel are bounded by size
+// through a loop of the owner or of its one sender (coveredByOwnerLoop,
+// coveredBySenderLoop), size being a capacity or another count.
+func (x *Index) sentAtMost(u *Uses, size ssa.Value) bool {
+	return x.coveredBySenderLoop(u, size) || x.coveredByOwnerLoop(u, Many, size)
 }
 
 // coveredByOwnerLoop is the owner's loop of coveredByLoop, with each
-// start's sends counted as at most perRun.
-func (x *Index) coveredByOwnerLoop(u *Uses, perRun int) bool {
+// start's sends counted as at most perRun, against size.
+func (x *Index) coveredByOwnerLoop(u *Uses, perRun int, size ssa.Value) bool {
 	owner := u.Owner()
 	loops := x.Loops(owner)
 	var l *flow.Loop
@@ -544,7 +562,7 @@ func (x *Index) coveredByOwnerLoop(u *Uses, perRun int) bool {
 		}
 		l = in
 	}
-	bound, k := scaled(u.Make.Size)
+	bound, k := scaled(size)
 	if l == nil || l.Blocks[u.Make.Block()] || !boundedBy(l, bound) {
 		return false
 	}
@@ -570,7 +588,7 @@ func (x *Index) coveredByOwnerLoop(u *Uses, perRun int) bool {
 //
 // The bound is read in the sender's function, the capacity in the owner's:
 // SameValue relates the two through the variables their literals capture.
-func (x *Index) coveredBySenderLoop(u *Uses) bool {
+func (x *Index) coveredBySenderLoop(u *Uses, size ssa.Value) bool {
 	if len(u.Sends) == 0 || u.Sends[0].Func == u.Owner() {
 		return false
 	}
@@ -603,7 +621,7 @@ func (x *Index) coveredBySenderLoop(u *Uses) bool {
 	for lit, sends := range perRun {
 		weights[x.startedPerTrip(fn, lit)] = x.runCount(lit, sends)
 	}
-	bound, k := scaled(u.Make.Size)
+	bound, k := scaled(size)
 	if !boundedBy(l, bound) && !x.boundedByArg(l, bound, fn, start) {
 		return false
 	}

@@ -126,5 +126,5 @@ func (x *Index) roomPerRun(u *Uses) bool {
 		own := func(b *ssa.BasicBlock) int { return x.ownerTrips(u, b) }
 		return x.countWith(u, u.Sends, own, 1) <= n
 	}
-	return x.coveredByOwnerLoop(u, 1)
+	return x.coveredByOwnerLoop(u, 1, u.Make.Size)
 }

@@ -256,7 +256,7 @@ func (j *Judge) leakedSender(u *chans.Uses, s chans.Site) Verdict {
 		closed[e] = true // as good as the close: the sender sends no more
 	}
 	untilClosed := flow.Path{StopEdge: func(e flow.Edge) bool { return closed[e] }}
-	if j.countedReceive(u, s) || j.countdown(u, s) || j.inFlight(u, s) || j.oneAtATime(u, s) || j.repliesOneAtATime(u, s) || !untilClosed.ReturnReachable(s.Start.Block(), flow.IndexOf(s.Start)) {
+	if j.countedReceive(u, s) || j.relayCounted(u, s) || j.countdown(u, s) || j.inFlight(u, s) || j.oneAtATime(u, s) || j.repliesOneAtATime(u, s) || !untilClosed.ReturnReachable(s.Start.Block(), flow.IndexOf(s.Start)) {
 		return Verdict{}
 	}
 	received := flow.Path{
@@ -384,6 +384,41 @@ func (j *Judge) countedReceive(u *chans.Uses, s chans.Site) bool {
 				return true
 			}
 		case l != nil && bound != nil && chans.SameValue(flow.LoopBound(l), bound) && runsToCompletion(l) && everyIteration(l, r.Instr.Block()):
+			return true
+		}
+	}
+	return false
+}
+
+// relayCounted proves "receives every value" for a channel whose sends
+// each relay a value taken from a work channel that is sent at most n
+// values (chans.RelayedAtMost): every path from the sender's start to a
+// return enters a loop of the owner that runs n trips, has no other exit
+// and receives once each trip.
+//
+//	work, results := make(chan *vm, workers), make(chan error, workers)
+//	... workers: for v := range work { results <- enrich(v) }
+//	go func() { for i := range vms { work <- &vms[i] }; close(work) }()
+//	for range vms {
+//		if err := <-results; err != nil && first == nil { first = err }
+//	}
+func (j *Judge) relayCounted(u *chans.Uses, s chans.Site) bool {
+	owner := u.Owner()
+	loops := j.idx.Loops(owner)
+	for _, r := range u.Recvs {
+		if r.State >= 0 || r.Func != owner {
+			continue
+		}
+		l := loops.Innermost(r.Instr.Block())
+		if l == nil || !runsToCompletion(l) || !everyIteration(l, r.Instr.Block()) {
+			continue
+		}
+		n := flow.LoopBound(l)
+		if n == nil || !j.idx.RelayedAtMost(u, n) {
+			continue
+		}
+		entered := flow.Path{StopEdge: func(e flow.Edge) bool { return e.To == l.Header && !l.Blocks[e.From] }}
+		if !entered.ReturnReachable(s.Start.Block(), flow.IndexOf(s.Start)) {
 			return true
 		}
 	}

@@ -83,7 +83,12 @@
 //     but not when it starts the senders once per trip of a loop and
 //     then receives once per trip of a loop with the same bound and no
 //     other way out (for range len(checkers) after a range over
-//     checkers), and not on the branch where the function the starter
+//     checkers), nor when every send relays a value its worker took from
+//     a work channel of the owner's (for vm := range work { results <-
+//     enrich(vm) }, at most one send a trip) that is sent at most n
+//     values, and the owner receives in a loop of n trips with no other
+//     way out (for range vms after a feeder walks vms into work), and not
+//     on the branch where the function the starter
 //     handed the sending closure to says it did not hand it on (if err :=
 //     m.enqueue(fn); err != nil { return err }, where enqueue only sends
 //     fn to an actor loop and returns no error after that send);
@@ -372,7 +377,13 @@
 // by the capacity, counting the sends of a goroutine it starts each trip,
 // and bounded too when it walks the slice the owner hands it (make(chan
 // error, len(batches)); go dispatch(results, batches), which starts a
-// writer per batch); or the first sends on a channel just made into a
+// writer per batch); or a result channel whose every send relays, at
+// most once a trip, a value a worker ranging over a work channel of the
+// owner's took, when that work channel is sent no more values than the
+// result channel's capacity (results := make(chan error, len(parts)); a
+// pool of workers each for p := range work { results <- f(p) }; the owner
+// sends each part on work once): however many workers run, there are no
+// more results than parts; or the first sends on a channel just made into a
 // struct nobody else has yet, up to its capacity, where handing the
 // struct to this package's methods that touch only its other fields
 // (t.resetThresholds()) still leaves it to the function; or the first

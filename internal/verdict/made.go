@@ -224,6 +224,9 @@ func (j *Judge) leakedSender(u *chans.Uses, s chans.Site) Verdict {
 		}
 		return closedOnReturn(u, owner, Verdict{Blocks: true, Reason: OwnerName(owner) + " can return " + how, Related: startedAt})
 	}
+	if j.idx.AnsweredOnce(u, s) {
+		return Verdict{} // the owner's select takes the one answer, on whichever channel it comes
+	}
 	const without, partial = "without receiving it", "before receiving every value"
 	n := j.idx.Count(u, u.Sends)
 	weights := j.receiveWeights(u, caseEdges, n)

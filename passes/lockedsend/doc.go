@@ -85,7 +85,11 @@
 //     field counts too; a receiver that is running at the send (the
 //     sender's own goroutine, or one the sender starts only afterwards)
 //     closes no cycle, nor does one that takes the lock only before its
-//     receive (to register its channel), or whose one receive takes from a
+//     receive (to register its channel), or, when it receives in a case
+//     of a select, only in another case's body that does not lead back
+//     to the select (NewSession reads the connection's error, under the
+//     lock the mux holds for its life, only once the connection is done),
+//     or whose one receive takes from a
 //     channel its call made for itself (a waiter's one-slot channel, put in
 //     a list and received from once: what it locks afterwards cannot hold
 //     up a send that nobody but this receive waits for), or that fires a

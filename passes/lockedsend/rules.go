@@ -368,12 +368,20 @@ func (c *checker) findCycle(r *root, recvs []chans.Site, once map[ssa.Instructio
 // can run after the receive s and before the receiver receives again: it
 // is reachable from the receive. A receiver that takes the lock only to
 // register its channel, before its receive loop, releases it before any
-// sender can fill that channel. A call the pass cannot find is taken to
-// be reachable.
+// sender can fill that channel. For a case of a select, the path starts
+// where that case's body does: a lock taken only in another case's body
+// (an error read once the connection is done) is not taken after this
+// receive, unless a loop brings the receiver back to the select. A call
+// the pass cannot find is taken to be reachable.
 func afterReceive(s chans.Site, pos token.Pos) bool {
 	target := callAt(s.Func, pos)
 	if target == nil {
 		return true
+	}
+	if sel, ok := s.Instr.(*ssa.Select); ok && s.State >= 0 {
+		if e, ok := chans.CaseEdge(sel, s.State); ok {
+			return target.Block() == e.To || flow.Reaches(e.To.Instrs[0], target)
+		}
 	}
 	return flow.Reaches(s.Instr, target)
 }

@@ -199,6 +199,40 @@ func countsFromZero(l *Loop) bool {
 	return true
 }
 
+// TripCount returns n for a loop that runs exactly n times: its bound
+// test i < n (LoopBound) is its only way out, and i counts up by one from
+// zero, each trip. It returns nil for any other loop.
+func TripCount(l *Loop) ssa.Value {
+	n := LoopBound(l)
+	if n == nil || !countsFromZero(l) || !stepsByOne(l) {
+		return nil
+	}
+	edges, returns := l.Exits()
+	if len(returns) > 0 || len(edges) != 1 || edges[0][0] != TestBlock(l) {
+		return nil
+	}
+	return n
+}
+
+// stepsByOne reports whether the counter of the loop's bound test grows by
+// exactly one on every way back to the test; LoopBound lets it grow by
+// any positive step.
+func stepsByOne(l *Loop) bool {
+	iff := BoundTest(l)
+	if iff.Block() != l.Header {
+		return true // the rotated test is i+1 < n, of the i it carries back
+	}
+	v := iff.Cond.(*ssa.BinOp).X
+	if inc, ok := v.(*ssa.BinOp); ok && inc.Op == token.ADD && isConst(inc.Y, 1) {
+		return true // i+1 < n, with i+1 carried back (stepsEveryTrip)
+	}
+	phi, ok := v.(*ssa.Phi)
+	return ok && everyBackEdge(l, phi, func(e ssa.Value) bool {
+		step, ok := e.(*ssa.BinOp)
+		return ok && step.Op == token.ADD && step.X == phi && isConst(step.Y, 1)
+	})
+}
+
 func isConst(v ssa.Value, k int64) bool {
 	c, ok := v.(*ssa.Const)
 	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {

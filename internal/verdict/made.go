@@ -367,7 +367,7 @@ func (j *Judge) receiveWeights(u *chans.Uses, caseEdges map[flow.Edge]bool, n in
 // countedReceive proves "receives exactly as many values as it started
 // senders": the senders are started once per iteration of a loop, and the
 // owner receives once per iteration, either later in the same iteration or
-// in a loop with the same bound that has no other exit.
+// in a loop that runs exactly as many times as the bound (flow.TripCount).
 func (j *Judge) countedReceive(u *chans.Uses, s chans.Site) bool {
 	owner := u.Owner()
 	loops := j.idx.Loops(owner)
@@ -386,7 +386,7 @@ func (j *Judge) countedReceive(u *chans.Uses, s chans.Site) bool {
 			if sameIteration(l, s.Start, r.Instr) {
 				return true
 			}
-		case l != nil && bound != nil && chans.SameValue(flow.LoopBound(l), bound) && runsToCompletion(l) && everyIteration(l, r.Instr.Block()):
+		case l != nil && bound != nil && flow.TripCount(l) != nil && chans.SameValue(flow.TripCount(l), bound) && everyIteration(l, r.Instr.Block()):
 			return true
 		}
 	}
@@ -396,8 +396,8 @@ func (j *Judge) countedReceive(u *chans.Uses, s chans.Site) bool {
 // relayCounted proves "receives every value" for a channel whose sends
 // each relay a value taken from a work channel that is sent at most n
 // values (chans.RelayedAtMost): every path from the sender's start to a
-// return enters a loop of the owner that runs n trips, has no other exit
-// and receives once each trip.
+// return enters a loop of the owner that runs exactly n trips
+// (flow.TripCount) and receives once each trip.
 //
 //	work, results := make(chan *vm, workers), make(chan error, workers)
 //	... workers: for v := range work { results <- enrich(v) }
@@ -413,10 +413,10 @@ func (j *Judge) relayCounted(u *chans.Uses, s chans.Site) bool {
 			continue
 		}
 		l := loops.Innermost(r.Instr.Block())
-		if l == nil || !runsToCompletion(l) || !everyIteration(l, r.Instr.Block()) {
+		if l == nil || !everyIteration(l, r.Instr.Block()) {
 			continue
 		}
-		n := flow.LoopBound(l)
+		n := flow.TripCount(l)
 		if n == nil || !j.idx.RelayedAtMost(u, n) {
 			continue
 		}
@@ -436,13 +436,6 @@ func sameIteration(l *flow.Loop, start, recv ssa.Instruction) bool {
 		Goal: func(e flow.Edge) bool { return e.To == l.Header || !l.Blocks[e.To] },
 	}
 	return !p.ReturnReachable(start.Block(), flow.IndexOf(start))
-}
-
-// runsToCompletion reports whether the loop's only exit is its bound
-// test's (the header's, or a rotated range's latch).
-func runsToCompletion(l *flow.Loop) bool {
-	edges, returns := l.Exits()
-	return len(returns) == 0 && len(edges) == 1 && edges[0][0] == flow.TestBlock(l)
 }
 
 // everyIteration reports whether b runs on every iteration of l: it

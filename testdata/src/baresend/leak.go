@@ -234,6 +234,27 @@ func waitAllButOneBad(ctx context.Context, checkers []func() <-chan struct{}) (l
 	return late
 }
 
+// waitFromOneBad counts its receives from one: one result too few, too.
+func waitFromOneBad(ctx context.Context, checkers []func() <-chan struct{}) (late int) {
+	results := make(chan bool)
+	for _, done := range checkers {
+		go func() {
+			select {
+			case <-done():
+				results <- true // want `send on results \(chan bool, unbuffered\) can block forever: waitFromOneBad can return before receiving every value`
+			case <-ctx.Done():
+				results <- false // want `send on results \(chan bool, unbuffered\) can block forever: waitFromOneBad can return before receiving every value`
+			}
+		}()
+	}
+	for i := 1; i < len(checkers); i++ {
+		if !<-results {
+			late++
+		}
+	}
+	return late
+}
+
 func startOneAtATimeOK(n int) {
 	ready := make(chan struct{})
 	for i := 0; i < n; i++ {

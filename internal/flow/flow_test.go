@@ -553,3 +553,69 @@ func TestLoopBoundSteps(t *testing.T) {
 		}
 	}
 }
+
+const tripSrc = `package p
+
+func fromZero(n int, ch chan bool) {
+	for i := 0; i < n; i++ {
+		<-ch
+	}
+}
+
+func fromOne(n int, ch chan bool) {
+	for i := 1; i < n; i++ {
+		<-ch
+	}
+}
+
+func byTwos(n int, ch chan bool) {
+	for i := 0; i < n; i += 2 {
+		<-ch
+	}
+}
+
+func overSlice(xs []int, ch chan bool) {
+	for range xs {
+		<-ch
+	}
+}
+
+func overInt(n int, ch chan bool) {
+	for range n {
+		if <-ch {
+			println()
+		}
+	}
+}
+
+func leaving(n int, ch chan bool) {
+	for i := 0; i < n; i++ {
+		if <-ch {
+			break
+		}
+	}
+}
+`
+
+// TestTripCount checks that a loop counts as exactly n trips only when
+// its counter starts at zero, steps by one, and the bound test is its only
+// way out.
+func TestTripCount(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		exact bool
+	}{{"fromZero", true}, {"fromOne", false}, {"byTwos", false}, {"overSlice", true}, {"overInt", true}, {"leaving", false}} {
+		fn := build(t, tripSrc, c.name)
+		var recv ssa.Instruction
+		for r := range recvs(fn) {
+			recv = r
+		}
+		l := FindLoops(fn).Innermost(recv.Block())
+		if l == nil {
+			t.Fatalf("%s: the receive is not in a loop", c.name)
+		}
+		if got := TripCount(l) != nil; got != c.exact {
+			t.Errorf("%s: exact %v, want %v", c.name, got, c.exact)
+		}
+	}
+}

@@ -81,18 +81,18 @@
 //     made, and the starter can return without receiving it (a select with
 //     a timeout or ctx case, an early return, the first of N answers),
 //     but not when it starts the senders once per trip of a loop and
-//     then receives once per trip of a loop with the same bound and no
-//     other way out (for range len(checkers) after a range over
-//     checkers), nor when every send relays a value its worker took from
-//     a work channel of the owner's (for vm := range work { results <-
-//     enrich(vm) }, at most one send a trip) that is sent at most n
-//     values, and the owner receives in a loop of n trips with no other
-//     way out (for range vms after a feeder walks vms into work), nor
-//     when the goroutine answers once, on one of the channels its starter
-//     made for it (the batch on one, the error on another; a close
-//     counts as an answer), and every path of the starter passes a
-//     select that receives from all of them and from nothing else, and
-//     not on the branch where the function the starter
+//     then receives once per trip of a loop with the same bound, counting
+//     from zero by one, with no other way out (for range len(checkers)
+//     after a range over checkers), nor when every send relays a value
+//     its worker took from a work channel of the owner's (for vm := range
+//     work { results <- enrich(vm) }, at most one send a trip) that is
+//     sent at most n values, and the owner receives in a loop of exactly
+//     n trips, counted the same way (for range vms after a feeder walks
+//     vms into work), nor when the goroutine answers once, on one of the
+//     channels its starter made for it (the batch on one, the error on
+//     another; a close counts as an answer), and every path of the
+//     starter passes a select that receives from all of them and from
+//     nothing else, and not on the branch where the function the starter
 //     handed the sending closure to says it did not hand it on (if err :=
 //     m.enqueue(fn); err != nil { return err }, where enqueue only sends
 //     fn to an actor loop and returns no error after that send);

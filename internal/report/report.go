@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -61,8 +62,9 @@ func New(pass *analysis.Pass) (*Reporter, error) {
 func (r *Reporter) Tests() bool { return r.tests }
 
 // Report forwards d, a finding that carries its proof, unless it lies in
-// test code (see IsTestCode) when the pass's tests flag is off, or under an
-// ignore directive on its line or the line above.
+// test code (see IsTestCode, and inTestHook for a test's helper in a
+// shipped file) when the pass's tests flag is off, or under an ignore
+// directive on its line or the line above.
 //
 // A generated file is reported on like any other. A send that can be shown
 // to block forever is a bug of the program, whoever wrote the line, and
@@ -113,7 +115,8 @@ func CapMakes(related []analysis.RelatedInformation) []analysis.RelatedInformati
 }
 
 // inTestHook reports whether pos lies in a function declared as a hook for
-// tests (IsTestHook), which only test code calls.
+// tests (IsTestHook), which only test code calls, or in one that calls a
+// method of the testing package's types (usesTestingT).
 func (r *Reporter) inTestHook(pos token.Pos) bool {
 	for _, f := range r.pass.Files {
 		if pos < f.Pos() || pos > f.End() {
@@ -121,11 +124,34 @@ func (r *Reporter) inTestHook(pos token.Pos) bool {
 		}
 		for _, decl := range f.Decls {
 			if fn, ok := decl.(*ast.FuncDecl); ok && fn.Pos() <= pos && pos <= fn.End() {
-				return IsTestHook(fn.Name.Name)
+				return IsTestHook(fn.Name.Name) || r.usesTestingT(fn)
 			}
 		}
 	}
 	return false
+}
+
+// usesTestingT reports whether fn calls a method of a type the testing
+// package declares (t.Helper(), t.Fatalf, b.ReportMetric): it is written
+// to run with the T, B or TB that only go test makes, a test double or
+// helper kept in a shipped file (a mock notifier in sweep's
+// test_utils.go). A call of a testing function (testing.Testing(), which
+// asks whether the binary is a test) is no such sign.
+func (r *Reporter) usesTestingT(fn *ast.FuncDecl) bool {
+	found := false
+	ast.Inspect(fn, func(n ast.Node) bool {
+		se, ok := n.(*ast.SelectorExpr)
+		if !ok || found {
+			return !found
+		}
+		if sel := r.pass.TypesInfo.Selections[se]; sel != nil && sel.Kind() == types.MethodVal {
+			if pkg := sel.Obj().Pkg(); pkg != nil && pkg.Path() == "testing" {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
 }
 
 // outsideTests drops the related positions that lie in _test.go files: a

@@ -2,6 +2,8 @@
 // reports every function by name and panics on the one named explode.
 package reporting
 
+import "testing"
+
 func explode() {} // want `internal error: baresend failed on reporting.explode: boom \(at .*report_test.go:\d+\); please report it`
 
 func fine() {} // want `function fine`
@@ -20,3 +22,12 @@ var x = 1
 
 // A hook only tests call is test code in a shipped file.
 func setClockForTesting() {}
+
+// A double that fails its test through the test's T, in a shipped file,
+// runs only under go test.
+type mockNotifier struct{ t *testing.T }
+
+func (m *mockNotifier) notify() { m.t.Helper() }
+
+// Code that asks whether it runs under a test runs in production too.
+func underTest() bool { return testing.Testing() } // want `function underTest`

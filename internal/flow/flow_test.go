@@ -536,15 +536,7 @@ func TestLoopBoundSteps(t *testing.T) {
 		name    string
 		bounded bool
 	}{{"counted", true}, {"skipping", false}, {"rewinding", false}, {"byTwo", true}} {
-		fn := build(t, stepSrc, c.name)
-		var recv ssa.Instruction
-		for r := range recvs(fn) {
-			recv = r
-		}
-		l := FindLoops(fn).Innermost(recv.Block())
-		if l == nil {
-			t.Fatalf("%s: the receive is not in a loop", c.name)
-		}
+		l := receiveLoop(t, stepSrc, c.name)
 		if got := LoopBound(l) != nil; got != c.bounded {
 			t.Errorf("%s: bounded %v, want %v", c.name, got, c.bounded)
 		}
@@ -605,17 +597,25 @@ func TestTripCount(t *testing.T) {
 		name  string
 		exact bool
 	}{{"fromZero", true}, {"fromOne", false}, {"byTwos", false}, {"overSlice", true}, {"overInt", true}, {"leaving", false}} {
-		fn := build(t, tripSrc, c.name)
-		var recv ssa.Instruction
-		for r := range recvs(fn) {
-			recv = r
-		}
-		l := FindLoops(fn).Innermost(recv.Block())
-		if l == nil {
-			t.Fatalf("%s: the receive is not in a loop", c.name)
-		}
+		l := receiveLoop(t, tripSrc, c.name)
 		if got := TripCount(l) != nil; got != c.exact {
 			t.Errorf("%s: exact %v, want %v", c.name, got, c.exact)
 		}
 	}
+}
+
+// receiveLoop returns the innermost loop around the receive of the
+// function name in src.
+func receiveLoop(t *testing.T, src, name string) *Loop {
+	t.Helper()
+	fn := build(t, src, name)
+	var recv ssa.Instruction
+	for r := range recvs(fn) {
+		recv = r
+	}
+	l := FindLoops(fn).Innermost(recv.Block())
+	if l == nil {
+		t.Fatalf("%s: the receive is not in a loop", name)
+	}
+	return l
 }

@@ -180,22 +180,17 @@ func (x *Index) directCallee(start ssa.Instruction) *ssa.Function {
 	if !ok {
 		return nil
 	}
+	runs := call.Common().Value
 	if isWaitGroupGo(call) && len(call.Common().Args) == 2 {
-		switch fn := call.Common().Args[1].(type) {
-		case *ssa.Function:
-			return fn
-		case *ssa.MakeClosure:
-			return fn.Fn.(*ssa.Function)
-		}
-		return nil
+		runs = call.Common().Args[1]
 	}
-	switch fn := call.Common().Value.(type) {
+	switch fn := runs.(type) {
 	case *ssa.Function:
 		return fn
 	case *ssa.MakeClosure:
 		return fn.Fn.(*ssa.Function)
 	}
-	if call.Common().IsInvoke() {
+	if runs != call.Common().Value || call.Common().IsInvoke() {
 		return nil
 	}
 	return x.Callee(call.Common())

@@ -632,6 +632,16 @@
 // findings were in tests, where a test that blocks fails on its own
 // timeout instead of stalling a server in silence.
 //
+// A test's hook in shipped code is test code too: a send that runs only
+// after a test that its field channel is not nil, when shipped code
+// leaves that field nil. The field is unexported, and every store into it
+// outside _test.go files stores nil, or a parameter of a constructor only
+// tests hand a channel: one whose name says it serves tests
+// (NewTestScoreLedger, newQueueForTesting), or an unexported one whose
+// every call outside _test.go files passes nil (its exported twin's
+// newQueue(ctx, nil)). Without the nil test the send is not a hook: the
+// shipped program would send on a nil channel, which blocks for good.
+//
 // Suppress a finding that is deliberate with a reason:
 //
 //	tr.responses <- resp //sendlint:ignore baresend the client reader never exits before the server

@@ -58,7 +58,7 @@ func init() { report.Flags(&namer.Flags) }
 // the pass's tests flag asks for it.
 func TestTestCode(t *testing.T) {
 	testdata := fixturetest.Testdata(t, 2)
-	analysistest.Run(t, testdata, namer, "reporting/helpertest", "reporting/mocks", "reporting/examples/demo", "reporting/test/main", "reporting/integrationtests/tools/proxy", "reporting/internal/testing/cmd/demo", "reporting/testsuite")
+	analysistest.Run(t, testdata, namer, "reporting/helpertest", "reporting/mocks", "reporting/examples/demo", "reporting/test/main", "reporting/integrationtests/tools/proxy", "reporting/internal/testing/cmd/demo", "reporting/internal/testhelper", "reporting/testsuite")
 	if err := namer.Flags.Set("tests", "true"); err != nil {
 		t.Fatal(err)
 	}

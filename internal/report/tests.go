@@ -22,8 +22,8 @@ func boolFlag(fs *flag.FlagSet, name string) bool {
 
 // IsTestCode reports whether a finding in file of pkg lies in test code: a
 // _test.go file; a package of test helpers or doubles (a name ending in
-// test, testutil, testutils or testing: grpctest, httptest; or named mock,
-// mocks, fake or fakes); an example or test program (a package below a
+// test, testutil, testutils, testhelper(s) or testing: grpctest, httptest;
+// or named mock, mocks, fake or fakes); an example or test program (a package below a
 // directory named examples, example, test, testing, testdata or e2e, or
 // whose name ends in tests: integrationtests, e2etests); or the main
 // package go test writes to run a package's tests (path p.test).
@@ -38,7 +38,7 @@ func IsTestCode(file string, pkg *types.Package) bool {
 		return true
 	}
 	name := pkg.Name()
-	for _, suffix := range []string{"test", "testutil", "testutils", "testing"} {
+	for _, suffix := range []string{"test", "testutil", "testutils", "testhelper", "testhelpers", "testing"} {
 		if strings.HasSuffix(name, suffix) {
 			return true
 		}

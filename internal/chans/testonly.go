@@ -13,14 +13,15 @@ import (
 // field f, is a test's hook: shipped code leaves f nil, and the send runs
 // only when f is not nil.
 //
-//	// This constructor is used by the tests
-//	func newMessageQueue(..., events chan<- messageEvent) *MessageQueue {
-//		return &MessageQueue{..., events: events}
-//	}
-//	func NewMessageQueue(...) *MessageQueue { return newMessageQueue(..., nil) }
+//	func NewPeerQueue(ctx context.Context) *peerQueue { return newPeerQueue(ctx, nil) }
 //
-//	if mq.events != nil {
-//		mq.events <- messageQueued   // runs only in the tests
+//	// newPeerQueue is also what the tests call, with a channel to watch.
+//	func newPeerQueue(ctx context.Context, events chan<- queueEvent) *peerQueue {
+//		return &peerQueue{ctx: ctx, events: events}
+//	}
+//
+//	if q.events != nil {
+//		q.events <- messageQueued // runs only in the tests
 //	}
 //
 // In a shipped program the test never passes and the send never runs; the
@@ -50,7 +51,7 @@ func (x *Index) nilInShippedCode(f *types.Var) bool {
 // nilFromCallers reports whether v is nil whenever shipped code runs it: a
 // nil constant, a conversion of one (chan T to chan<- T), or a parameter
 // of a function that only tests hand a value. That function is one whose
-// name says it serves tests (newTestLedger, NewTestScoreLedger,
+// name says it serves tests (newTestServer, NewTestSampler,
 // withHooksForTesting), or one whose every call in sight outside _test.go
 // files passes nil, two calls deep: an unexported constructor that its
 // exported twin calls with nil and the package's tests call with their
@@ -91,7 +92,7 @@ func (x *Index) nilFromCallers(v ssa.Value, depth int) bool {
 
 // servesTests reports whether a function's name marks it as support for
 // tests: it ends in ForTest or ForTesting, or has Test as a word of its
-// own (NewTestScoreLedger, newTestServer), not as part of another
+// own (NewTestSampler, newTestServer), not as part of another
 // (Latest, Testament).
 func servesTests(name string) bool {
 	for i := 0; i+4 <= len(name); i++ {

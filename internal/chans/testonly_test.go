@@ -4,7 +4,7 @@ import "testing"
 
 func TestServesTests(t *testing.T) {
 	for name, want := range map[string]bool{
-		"NewTestScoreLedger":  true,
+		"NewTestSampler":      true,
 		"newTestServer":       true,
 		"testHook":            true,
 		"queueForTest":        true,

@@ -637,7 +637,7 @@
 // leaves that field nil. The field is unexported, and every store into it
 // outside _test.go files stores nil, or a parameter of a constructor only
 // tests hand a channel: one whose name says it serves tests
-// (NewTestScoreLedger, newQueueForTesting), or an unexported one whose
+// (NewTestSampler, newQueueForTesting), or an unexported one whose
 // every call outside _test.go files passes nil (its exported twin's
 // newQueue(ctx, nil)). Without the nil test the send is not a hook: the
 // shipped program would send on a nil channel, which blocks for good.

@@ -56,28 +56,28 @@ func (q *peerQueue) run() {
 	}
 }
 
-// A score ledger samples its peers on a timer; a constructor named for
+// A rate sampler measures its peers on a timer; a constructor named for
 // the tests sets a channel that the sampler tells after each round.
 
-type scoreLedger struct {
-	closing  chan struct{}
-	sampleCh chan struct{}
+type rateSampler struct {
+	closing chan struct{}
+	sampled chan struct{}
 }
 
-func NewScoreLedger() *scoreLedger {
-	return &scoreLedger{closing: make(chan struct{})}
+func NewRateSampler() *rateSampler {
+	return &rateSampler{closing: make(chan struct{})}
 }
 
-// NewTestScoreLedger is the ledger with testing parameters.
-func NewTestScoreLedger(sampleCh chan struct{}) *scoreLedger {
-	l := NewScoreLedger()
-	l.sampleCh = sampleCh
-	return l
+// NewTestSampler is the sampler a test drives round by round.
+func NewTestSampler(sampled chan struct{}) *rateSampler {
+	r := NewRateSampler()
+	r.sampled = sampled
+	return r
 }
 
-func (l *scoreLedger) sample() {
-	if l.sampleCh != nil {
-		l.sampleCh <- struct{}{} // ok: only NewTestScoreLedger sets it
+func (r *rateSampler) sampleRound() {
+	if r.sampled != nil {
+		r.sampled <- struct{}{} // ok: only NewTestSampler sets it
 	}
 }
 
@@ -132,7 +132,9 @@ func newFeedLatest(ctx context.Context, latest chan<- string) *latestFeed {
 	return &latestFeed{ctx: ctx, latest: latest}
 }
 
-func NewLatestFeed(ctx context.Context, out chan<- string) *latestFeed { return newFeedLatest(ctx, out) }
+func NewLatestFeed(ctx context.Context, out chan<- string) *latestFeed {
+	return newFeedLatest(ctx, out)
+}
 
 func (f *latestFeed) publish(v string) {
 	if f.latest != nil {

@@ -117,11 +117,7 @@ func (x *Index) Guards(instr ssa.Instruction) []Guard {
 // compared with a constant. It returns the value the branch to b stops
 // (stopped), or the one value it lets through (only), with its name.
 func (x *Index) test(d, b *ssa.BasicBlock) (f *types.Var, stopped, only constant.Value, name string, cond *ssa.If, ok bool) {
-	if len(d.Instrs) == 0 || len(d.Succs) != 2 || d.Succs[0] == d.Succs[1] {
-		return nil, nil, nil, "", nil, false
-	}
-	cond, ok = d.Instrs[len(d.Instrs)-1].(*ssa.If)
-	if !ok {
+	if cond, ok = branch(d); !ok {
 		return nil, nil, nil, "", nil, false
 	}
 	v, positive := cond.Cond, true
@@ -165,6 +161,15 @@ func (x *Index) test(d, b *ssa.BasicBlock) (f *types.Var, stopped, only constant
 		return f, nil, c.Value, name, cond, true
 	}
 	return f, c.Value, nil, name, cond, true
+}
+
+// branch returns the If that ends d when d branches two ways.
+func branch(d *ssa.BasicBlock) (*ssa.If, bool) {
+	if len(d.Instrs) == 0 || len(d.Succs) != 2 || d.Succs[0] == d.Succs[1] {
+		return nil, false
+	}
+	cond, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+	return cond, ok
 }
 
 // edgeDominates reports whether every path to b takes the edge from d to

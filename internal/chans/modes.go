@@ -92,10 +92,7 @@ type question struct {
 func questions(b *ssa.BasicBlock, base ssa.Value) []question {
 	var out []question
 	for d := b.Idom(); d != nil; d = d.Idom() {
-		if len(d.Instrs) == 0 || len(d.Succs) != 2 || d.Succs[0] == d.Succs[1] {
-			continue
-		}
-		cond, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+		cond, ok := branch(d)
 		if !ok {
 			continue
 		}

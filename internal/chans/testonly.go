@@ -113,10 +113,7 @@ func servesTests(name string) bool {
 func nilTested(instr ssa.Instruction, f *types.Var) bool {
 	b := instr.Block()
 	for d := b.Idom(); d != nil; d = d.Idom() {
-		if len(d.Instrs) == 0 || len(d.Succs) != 2 || d.Succs[0] == d.Succs[1] {
-			continue
-		}
-		cond, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
+		cond, ok := branch(d)
 		if !ok {
 			continue
 		}

@@ -91,6 +91,7 @@ type Index struct {
 	files    []*ast.File // see SetSyntax
 	info     *types.Info
 	cmpNames map[token.Pos]string
+	sizes    map[token.Pos]ast.Expr // make(chan T, size) by the call's Lparen: see SizesOf
 }
 
 // NewIndex indexes funcs, the source functions of one package.

@@ -9,7 +9,6 @@ import (
 
 	"golang.org/x/tools/go/ssa"
 
-	"github.com/sendlint/sendlint/internal/chans"
 	"github.com/sendlint/sendlint/internal/verdict"
 )
 
@@ -37,11 +36,11 @@ func (c *checker) exprString(pos token.Pos, ch ssa.Value) string {
 }
 
 // chanDesc describes the channel of a send: "tr.responses (chan Response,
-// cap 1000)". The capacity is left out when other packages may make the
-// channel too.
+// cap 1000)", "results (chan reply, cap len(peers))". The capacity is left
+// out when other packages may make the channel too.
 func (c *checker) chanDesc(pos token.Pos, ch ssa.Value, v verdict.Verdict) string {
 	desc := types.TypeString(ch.Type(), c.qualifier)
-	if caps := chans.CapsOf(v.Makes); caps != "" && !v.MadeElsewhere {
+	if caps := c.idx.SizesOf(v.Makes); caps != "" && !v.MadeElsewhere {
 		desc += ", " + caps
 	}
 	return fmt.Sprintf("%s (%s)", c.exprString(pos, ch), desc)

@@ -56,9 +56,9 @@ func (c *chainArbitrator) StartChatty() error {
 			defer wg.Done()
 			select {
 			case watcherErrs <- w.start(): // gives up on quit: not a bare send
-				watcherErrs <- errArbStarted // want `send on watcherErrs \(chan error\) can block forever: \(\*chainArbitrator\)\.StartChatty can return before receiving every value`
+				watcherErrs <- errArbStarted // want `send on watcherErrs \(chan error, cap len\(c\.activeWatchers\)\) can block forever: \(\*chainArbitrator\)\.StartChatty can return before receiving every value`
 			case <-c.quit:
-				watcherErrs <- errArbExiting // want `send on watcherErrs \(chan error\) can block forever: \(\*chainArbitrator\)\.StartChatty can return before receiving every value`
+				watcherErrs <- errArbExiting // want `send on watcherErrs \(chan error, cap len\(c\.activeWatchers\)\) can block forever: \(\*chainArbitrator\)\.StartChatty can return before receiving every value`
 			}
 		}(watcher)
 	}

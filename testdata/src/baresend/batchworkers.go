@@ -52,8 +52,8 @@ func (c *batchCommitter) dispatchBoth(exit chan struct{}, results chan error, ba
 		}
 		go func() {
 			defer func() { <-c.limit }()
-			results <- write(b)                             // want `send on results \(chan error\) can block forever: \(\*batchCommitter\)\.commitBoth can return before receiving every value`
-			results <- write(commitBatch{keys: b.keys[1:]}) // want `send on results \(chan error\) can block forever: \(\*batchCommitter\)\.commitBoth can return before receiving every value`
+			results <- write(b)                             // want `send on results \(chan error, cap len\(batches\)\) can block forever: \(\*batchCommitter\)\.commitBoth can return before receiving every value`
+			results <- write(commitBatch{keys: b.keys[1:]}) // want `send on results \(chan error, cap len\(batches\)\) can block forever: \(\*batchCommitter\)\.commitBoth can return before receiving every value`
 		}()
 	}
 }
@@ -96,7 +96,7 @@ func (c *batchCommitter) dispatchRetries(exit chan struct{}, results chan error,
 		}
 		go func() {
 			defer func() { <-c.limit }()
-			results <- write(b) // want `send on results \(chan error\) can block forever: \(\*batchCommitter\)\.commitRetrying can return before receiving every value`
+			results <- write(b) // want `send on results \(chan error, cap len\(batches\)\) can block forever: \(\*batchCommitter\)\.commitRetrying can return before receiving every value`
 		}()
 	}
 }

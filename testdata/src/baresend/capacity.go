@@ -154,7 +154,7 @@ func retryShardsBad(shards map[string]func() error) error {
 	for _, run := range shards {
 		go func() {
 			if err := run(); err != nil {
-				errs <- err   // want `send on errs \(chan error\) can block forever: retryShardsBad can return before receiving every value`
+				errs <- err   // want `send on errs \(chan error, cap len\(shards\)\) can block forever: retryShardsBad can return before receiving every value`
 				errs <- run() // want `send on errs .* can block forever: retryShardsBad can return before receiving every value`
 			}
 		}()
@@ -190,7 +190,7 @@ func fetchPairs(next func() (string, bool), batch int) *messageBatch {
 		var m string
 		m, more = next()
 		b.msgs <- m             // ok: the test made room for this one
-		b.msgs <- m + " (copy)" // want `send on b\.msgs \(chan string\) can block forever: .*\[audit: no receiver of it is visible in this package\]`
+		b.msgs <- m + " (copy)" // want `send on b\.msgs \(chan string, cap batch\) can block forever: .*\[audit: no receiver of it is visible in this package\]`
 	}
 	close(b.msgs)
 	return b
@@ -399,7 +399,7 @@ func growPoolShortBad(slots []string, old int) error {
 	}
 	errc := make(chan error, add)
 	for i := start; i < n; i++ {
-		go func() { errc <- work() }() // want `send on errc \(chan error\) can block forever: growPoolShortBad can return without receiving it`
+		go func() { errc <- work() }() // want `send on errc \(chan error, cap add\) can block forever: growPoolShortBad can return without receiving it`
 	}
 	for range add {
 		if err := <-errc; err != nil {
@@ -447,7 +447,7 @@ func stressStreamsOK(opt streamOptions, check func(int) bool) {
 func stressStreamsWrongBoundBad(opt streamOptions, check func(int) bool) {
 	writeAll := func(bufs chan<- int) {
 		for i := 0; i < opt.conns; i++ {
-			bufs <- i // want `send on bufs \(chan<- int\) can block forever: its receiver the function literal in stressStreamsWrongBoundBad can return before draining it`
+			bufs <- i // want `send on bufs \(chan<- int, cap opt\.msgs\) can block forever: its receiver the function literal in stressStreamsWrongBoundBad can return before draining it`
 		}
 	}
 	readAll := func(bufs <-chan int) {
@@ -473,7 +473,7 @@ func stressStreamsWrongBoundBad(opt streamOptions, check func(int) bool) {
 func stressStreamsTwiceBad(opt streamOptions, check func(int) bool) {
 	writeAll := func(bufs chan<- int) {
 		for i := 0; i < opt.msgs; i++ {
-			bufs <- i // want `send on bufs \(chan<- int\) can block forever: its receiver the function literal in stressStreamsTwiceBad can return before draining it`
+			bufs <- i // want `send on bufs \(chan<- int, cap opt\.msgs\) can block forever: its receiver the function literal in stressStreamsTwiceBad can return before draining it`
 		}
 	}
 	readAll := func(bufs <-chan int) {

@@ -151,7 +151,7 @@ func (p *partUploader) uploadGivesBack(ctx context.Context, parts int) error {
 			err := p.uploadPart(ctx, n, buf)
 			bufs <- buf
 			if err != nil {
-				errc <- err // want `send on errc \(chan error\) can block forever: \(\*partUploader\)\.uploadGivesBack can return`
+				errc <- err // want `send on errc \(chan error, cap p\.threads\) can block forever: \(\*partUploader\)\.uploadGivesBack can return`
 			}
 		}()
 	}
@@ -200,7 +200,7 @@ func (p *partUploader) uploadTwoPerToken(ctx context.Context, parts int) error {
 		for half := range 2 {
 			go func() {
 				if err := p.uploadPart(ctx, 2*n+half, buf); err != nil {
-					errc <- err // want `send on errc \(chan error\) can block forever: \(\*partUploader\)\.uploadTwoPerToken can return`
+					errc <- err // want `send on errc \(chan error, cap p\.threads\) can block forever: \(\*partUploader\)\.uploadTwoPerToken can return`
 					return
 				}
 				bufs <- buf
@@ -227,7 +227,7 @@ func (p *partUploader) uploadRefilled(ctx context.Context, parts int) error {
 		}
 		go func() {
 			if err := p.uploadPart(ctx, n, buf); err != nil {
-				errc <- err // want `send on errc \(chan error\) can block forever: \(\*partUploader\)\.uploadRefilled can return`
+				errc <- err // want `send on errc \(chan error, cap p\.threads\) can block forever: \(\*partUploader\)\.uploadRefilled can return`
 			}
 		}()
 		select {

@@ -74,7 +74,7 @@ func VerifyHeadersShared(headers []header, abort <-chan struct{}) (chan error, <
 	go func() {
 		errs := make([]error, len(headers))
 		for out := 0; out < len(headers) && !aborted(abort); out++ {
-			results <- errs[out] // want `send on results \(chan error\) can block forever: its receiver is the caller VerifyHeadersShared returns it to, who can stop reading`
+			results <- errs[out] // want `send on results \(chan error, cap len\(headers\)\) can block forever: its receiver is the caller VerifyHeadersShared returns it to, who can stop reading`
 		}
 	}()
 	return results, results
@@ -91,7 +91,7 @@ func VerifyHeadersTwice(headers []header, rounds int, abort <-chan struct{}) <-c
 				return
 			}
 			for out := 0; out < len(headers); out++ {
-				results <- errs[out] // want `send on results \(chan error\) can block forever: its receiver is the caller VerifyHeadersTwice returns it to, who can stop reading`
+				results <- errs[out] // want `send on results \(chan error, cap len\(headers\)\) can block forever: its receiver is the caller VerifyHeadersTwice returns it to, who can stop reading`
 			}
 		}
 	}()
@@ -105,7 +105,7 @@ func VerifyHeadersRetrying(headers []header, retry func() bool, abort <-chan str
 	go func() {
 		errs := make([]error, len(headers))
 		for out := 0; out < len(headers) && !aborted(abort); {
-			results <- errs[out] // want `send on results \(chan error\) can block forever: its receiver is the caller VerifyHeadersRetrying returns it to, who can stop reading`
+			results <- errs[out] // want `send on results \(chan error, cap len\(headers\)\) can block forever: its receiver is the caller VerifyHeadersRetrying returns it to, who can stop reading`
 			sent := out
 			out++
 			if retry() {
@@ -124,7 +124,7 @@ func VerifyHeadersRewinding(headers []header, rewind func() bool, abort <-chan s
 		errs := make([]error, len(headers))
 		out, mark := 0, 0
 		for out < len(headers) && !aborted(abort) {
-			results <- errs[out] // want `send on results \(chan error\) can block forever: its receiver is the caller VerifyHeadersRewinding returns it to, who can stop reading`
+			results <- errs[out] // want `send on results \(chan error, cap len\(headers\)\) can block forever: its receiver is the caller VerifyHeadersRewinding returns it to, who can stop reading`
 			if rewind() {
 				out = mark + 1
 			} else {
@@ -143,7 +143,7 @@ func VerifyHeadersSkipping(headers []header, abort <-chan struct{}) <-chan error
 	go func() {
 		errs := make([]error, len(headers))
 		for out := 0; out < len(headers) && !aborted(abort); {
-			results <- errs[out] // want `send on results \(chan error\) can block forever: its receiver is the caller VerifyHeadersSkipping returns it to, who can stop reading`
+			results <- errs[out] // want `send on results \(chan error, cap len\(headers\)\) can block forever: its receiver is the caller VerifyHeadersSkipping returns it to, who can stop reading`
 			if errs[out] != nil {
 				continue
 			}
@@ -159,7 +159,7 @@ func VerifyHeadersPadded(headers []header, abort <-chan struct{}) <-chan error {
 	go func() {
 		errs := make([]error, len(headers)+1)
 		for out := 0; out < len(errs) && !aborted(abort); out++ {
-			results <- errs[out] // want `send on results \(chan error\) can block forever: its receiver is the caller VerifyHeadersPadded returns it to, who can stop reading`
+			results <- errs[out] // want `send on results \(chan error, cap len\(headers\)\) can block forever: its receiver is the caller VerifyHeadersPadded returns it to, who can stop reading`
 		}
 	}()
 	return results

@@ -36,9 +36,9 @@ func compareWithWitness(ctx context.Context, errc chan error, trusted []byte, w 
 		return
 	}
 	if !sameHash(h, trusted) {
-		errc <- errConflict // want `send on errc \(chan error\) can block forever: detectDivergence can return before receiving every value$`
+		errc <- errConflict // want `send on errc \(chan error, cap len\(witnesses\)\) can block forever: detectDivergence can return before receiving every value$`
 	}
-	errc <- nil // want `send on errc \(chan error\) can block forever: detectDivergence can return before receiving every value$`
+	errc <- nil // want `send on errc \(chan error, cap len\(witnesses\)\) can block forever: detectDivergence can return before receiving every value$`
 }
 
 func detectDivergence(ctx context.Context, trusted []byte, witnesses []*witness) error {
@@ -86,10 +86,10 @@ func detectDivergenceFixed(ctx context.Context, trusted []byte, witnesses []*wit
 // send can block on its own.
 func compareHalf(ctx context.Context, errc chan error, w *witness) {
 	if _, err := w.header(ctx); err != nil {
-		errc <- err // want `send on errc \(chan error\) can block forever: detectHalf can return before receiving every value$`
+		errc <- err // want `send on errc \(chan error, cap len\(witnesses\) / 2\) can block forever: detectHalf can return before receiving every value$`
 		return
 	}
-	errc <- nil // want `send on errc \(chan error\) can block forever: detectHalf can return before receiving every value$`
+	errc <- nil // want `send on errc \(chan error, cap len\(witnesses\) / 2\) can block forever: detectHalf can return before receiving every value$`
 }
 
 func detectHalf(ctx context.Context, witnesses []*witness) error {
@@ -110,13 +110,13 @@ func detectHalf(ctx context.Context, witnesses []*witness) error {
 func compareHalfOver(ctx context.Context, errc chan error, trusted []byte, w *witness) {
 	h, err := w.header(ctx)
 	if err != nil {
-		errc <- errNoResponse // want `send on errc \(chan error\) can block forever: detectHalfOver can return before receiving every value$`
+		errc <- errNoResponse // want `send on errc \(chan error, cap len\(witnesses\) / 2\) can block forever: detectHalfOver can return before receiving every value$`
 		return
 	}
 	if !sameHash(h, trusted) {
-		errc <- errConflict // want `send on errc \(chan error\) can block forever: detectHalfOver can return before receiving every value$`
+		errc <- errConflict // want `send on errc \(chan error, cap len\(witnesses\) / 2\) can block forever: detectHalfOver can return before receiving every value$`
 	}
-	errc <- nil // want `send on errc \(chan error\) can block forever: detectHalfOver can return before receiving every value$`
+	errc <- nil // want `send on errc \(chan error, cap len\(witnesses\) / 2\) can block forever: detectHalfOver can return before receiving every value$`
 }
 
 func detectHalfOver(ctx context.Context, trusted []byte, witnesses []*witness) error {

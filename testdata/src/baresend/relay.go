@@ -102,10 +102,10 @@ func buildJobsRetrying(targets []target, workers int) ([]scrapeJob, error) {
 			for t := range work {
 				j := buildJob(t)
 				if j.err != nil {
-					results <- j                        // want `send on results \(chan scrapeJob\) can block forever: buildJobsRetrying can return before receiving every value`
+					results <- j                        // want `send on results \(chan scrapeJob, cap len\(targets\)\) can block forever: buildJobsRetrying can return before receiving every value`
 					j = buildJob(target{addr: "retry"}) // a second answer for the same target
 				}
-				results <- j // want `send on results \(chan scrapeJob\) can block forever: buildJobsRetrying can return before receiving every value`
+				results <- j // want `send on results \(chan scrapeJob, cap len\(targets\)\) can block forever: buildJobsRetrying can return before receiving every value`
 			}
 		}()
 	}
@@ -132,7 +132,7 @@ func buildPieces(targets []target, workers int, pieces int) error {
 		go func() {
 			for t := range work {
 				for range pieces {
-					results <- buildJob(t).err // want `send on results \(chan error\) can block forever: buildPieces can return before receiving every value`
+					results <- buildJob(t).err // want `send on results \(chan error, cap len\(targets\)\) can block forever: buildPieces can return before receiving every value`
 				}
 			}
 		}()
@@ -157,7 +157,7 @@ func buildTwoRounds(targets []target, workers int) error {
 	for range workers {
 		go func() {
 			for t := range work {
-				results <- buildJob(t).err // want `send on results \(chan error\) can block forever: buildTwoRounds can return before receiving every value`
+				results <- buildJob(t).err // want `send on results \(chan error, cap len\(targets\)\) can block forever: buildTwoRounds can return before receiving every value`
 			}
 		}()
 	}
@@ -183,7 +183,7 @@ func buildShared(targets []target, workers int) (chan<- target, error) {
 	for range workers {
 		go func() {
 			for t := range work {
-				results <- buildJob(t).err // want `send on results \(chan error\) can block forever: buildShared can return before receiving every value`
+				results <- buildJob(t).err // want `send on results \(chan error, cap len\(targets\)\) can block forever: buildShared can return before receiving every value`
 			}
 		}()
 	}
@@ -241,7 +241,7 @@ func enrichUntilError(vms []virtualMachine, workers int, enrich func(*virtualMac
 	for range workers {
 		go func() {
 			for vm := range work {
-				results <- enrich(vm) // want `send on results \(chan error\) can block forever: enrichUntilError can return before receiving every value`
+				results <- enrich(vm) // want `send on results \(chan error, cap workers\) can block forever: enrichUntilError can return before receiving every value`
 			}
 		}()
 	}
@@ -267,7 +267,7 @@ func enrichIfAny(vms []virtualMachine, workers int, enrich func(*virtualMachine)
 	for range workers {
 		go func() {
 			for vm := range work {
-				results <- enrich(vm) // want `send on results \(chan error\) can block forever: enrichIfAny can return without receiving it`
+				results <- enrich(vm) // want `send on results \(chan error, cap workers\) can block forever: enrichIfAny can return without receiving it`
 			}
 		}()
 	}
@@ -299,7 +299,7 @@ func enrichPerRegion(vms []virtualMachine, regions, workers int, enrich func(*vi
 	for range workers {
 		wg.Go(func() {
 			for vm := range work {
-				results <- enrich(vm) // want `send on results \(chan error\) can block forever: enrichPerRegion can return before receiving every value`
+				results <- enrich(vm) // want `send on results \(chan error, cap workers\) can block forever: enrichPerRegion can return before receiving every value`
 			}
 		})
 	}
@@ -329,7 +329,7 @@ func enrichAllButOne(vms []virtualMachine, workers int, enrich func(*virtualMach
 	for range workers {
 		wg.Go(func() {
 			for vm := range work {
-				results <- enrich(vm) // want `send on results \(chan error\) can block forever: enrichAllButOne can return before receiving every value`
+				results <- enrich(vm) // want `send on results \(chan error, cap workers\) can block forever: enrichAllButOne can return before receiving every value`
 			}
 		})
 	}
@@ -357,7 +357,7 @@ func enrichHalf(vms []virtualMachine, workers int, enrich func(*virtualMachine) 
 	for range workers {
 		wg.Go(func() {
 			for vm := range work {
-				results <- enrich(vm) // want `send on results \(chan error\) can block forever: enrichHalf can return before receiving every value`
+				results <- enrich(vm) // want `send on results \(chan error, cap workers\) can block forever: enrichHalf can return before receiving every value`
 			}
 		})
 	}

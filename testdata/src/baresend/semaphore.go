@@ -109,7 +109,7 @@ func uploadPartsUntakenBad(parts [][]byte, threads int, upload func([]byte) erro
 		}
 		go func() {
 			_ = upload(buf)
-			bufs <- make([]byte, 1<<20) // want `send on bufs \(chan \[\]byte\) can block forever`
+			bufs <- make([]byte, 1<<20) // want `send on bufs \(chan \[\]byte, cap threads\) can block forever`
 		}()
 	}
 }
@@ -173,7 +173,7 @@ func pushAllSafeOK(conns []*peerConn, workers int) {
 func pushAllSafeLeakyBad(conns []*peerConn, workers int) {
 	sem := make(chan struct{}, workers)
 	for _, c := range conns {
-		sem <- struct{}{} // want `send on sem \(chan struct\{\}\) can block forever`
+		sem <- struct{}{} // want `send on sem \(chan struct\{\}, cap workers\) can block forever`
 		gokit.GoSafe(func() {
 			if c.id == "" {
 				return
@@ -243,7 +243,7 @@ func (f *shortFilter) run(next func() (string, bool), check func(string) bool) {
 		<-f.slots
 		go func() {
 			check(n)
-			f.slots <- struct{}{} // want `send on f\.slots \(chan struct\{\}\) can block forever: its receiver \(\*shortFilter\)\.run can stop receiving`
+			f.slots <- struct{}{} // want `send on f\.slots \(chan struct\{\}, cap workers \+ 1\) can block forever: its receiver \(\*shortFilter\)\.run can stop receiving`
 		}()
 	}
 }

@@ -35,7 +35,7 @@ func (t *packetConn) AddConn(conn net.Conn, first []byte) {
 	go func() {
 		defer t.wg.Done()
 		if first != nil {
-			t.recvChan <- tcpPacket{first, conn.RemoteAddr()} // want `send on t\.recvChan \(chan tcpPacket\) can block forever: the package's other send on it gives up when closedChan is closed, as its receivers may be gone by then, and this send has no such case`
+			t.recvChan <- tcpPacket{first, conn.RemoteAddr()} // want `send on t\.recvChan \(chan tcpPacket, cap readBuffer\) can block forever: the package's other send on it gives up when closedChan is closed, as its receivers may be gone by then, and this send has no such case`
 		}
 		t.read(conn)
 	}()

@@ -92,7 +92,7 @@ func feeHistoryOneShort(last, blocks uint64) error {
 				if n > last {
 					return
 				}
-				results <- fetchBlock(n) // want `send on results \(chan \*blockFees\) can block forever: feeHistoryOneShort can return before receiving every value`
+				results <- fetchBlock(n) // want `send on results \(chan \*blockFees, cap blocks \- 1\) can block forever: feeHistoryOneShort can return before receiving every value`
 			}
 		}()
 	}
@@ -120,7 +120,7 @@ func fetchAllRewound(urls []string) error {
 				if err != nil {
 					next.Store(0)
 				}
-				errc <- err // want `send on errc \(chan error\) can block forever: fetchAllRewound can return before receiving every value`
+				errc <- err // want `send on errc \(chan error, cap len\(urls\)\) can block forever: fetchAllRewound can return before receiving every value`
 			}
 		}()
 	}
@@ -144,9 +144,9 @@ func fetchAllTwice(urls []string) error {
 					return
 				}
 				err := fetchURL(urls[i])
-				errc <- err // want `send on errc \(chan error\) can block forever: fetchAllTwice can return before receiving every value`
+				errc <- err // want `send on errc \(chan error, cap len\(urls\)\) can block forever: fetchAllTwice can return before receiving every value`
 				if err != nil {
-					errc <- err // want `send on errc \(chan error\) can block forever: fetchAllTwice can return before receiving every value`
+					errc <- err // want `send on errc \(chan error, cap len\(urls\)\) can block forever: fetchAllTwice can return before receiving every value`
 				}
 			}
 		}()
@@ -172,7 +172,7 @@ func fetchRounds(urls []string) error {
 				if i >= int64(len(urls)) {
 					return
 				}
-				errc <- fetchURL(urls[i]) // want `send on errc \(chan error\) can block forever: fetchRounds can return before receiving every value`
+				errc <- fetchURL(urls[i]) // want `send on errc \(chan error, cap len\(urls\)\) can block forever: fetchRounds can return before receiving every value`
 			}
 		}()
 	}
@@ -196,7 +196,7 @@ func fetchRewound(urls []string) error {
 				if i >= int64(len(urls)) {
 					return
 				}
-				errc <- fetchURL(urls[i]) // want `send on errc \(chan error\) can block forever: fetchRewound can return before receiving every value`
+				errc <- fetchURL(urls[i]) // want `send on errc \(chan error, cap len\(urls\)\) can block forever: fetchRewound can return before receiving every value`
 			}
 		}()
 	}

@@ -29,9 +29,9 @@ var proofs = []struct {
 	{"a drop without a trace", []string{"without a trace"}},
 }
 
-// capacity finds the capacity a message gives its channel: "(chan T, cap 4)"
-// or "(chan T, unbuffered)".
-var capacity = regexp.MustCompile(`\(chan[^()]*, (cap \d+|unbuffered)\)`)
+// capacity finds the capacity a message gives its channel: "(chan T, cap
+// 4)", "(chan T, cap len(peers))" or "(chan T, unbuffered)".
+var capacity = regexp.MustCompile(`\(chan[^:]*?, (cap [^:]+|unbuffered)\) can block`)
 
 // proofOf names the proof of a finding's message, or "other". For a
 // receiver that can stop it adds whether the channel is buffered: a full

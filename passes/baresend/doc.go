@@ -196,6 +196,11 @@
 // A send in a loop whose channel changes per iteration (a fan-out over
 // receivers) says so: one slow receiver stalls every later one.
 //
+// The message names the channel's type and, when this package makes every
+// channel that reaches the send, its buffer: a constant (cap 1000), or
+// the expression the make was given (cap len(peers)), so that a reader
+// sees at once what the buffer was sized to.
+//
 // Audit tier. With -audit (or -baresend.audit), the pass also reports the
 // sends it can neither prove nor rule out, each labelled with what the
 // proof lacks: "no receiver of it is visible in this package" (a send on a

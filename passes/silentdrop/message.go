@@ -106,9 +106,10 @@ func (c *checker) chanName(stmt *ast.SelectStmt, st *ssa.SelectState) string {
 	return st.Chan.Name()
 }
 
-// chanType describes a channel's type and, when every make site agrees,
-// its capacity: "chan Event, cap 64". A channel other packages may make
-// too (chans.MadeElsewhere) has no capacity here to print.
+// chanType describes a channel's type and its capacity, as baresend
+// does: "chan Event, cap 64", "chan Event, cap 1 or 64", "chan Event, cap
+// len(subs)". A channel other packages may make too (chans.MadeElsewhere)
+// has no capacity here to print.
 func (c *checker) chanType(ch ssa.Value, makes []*ssa.MakeChan) string {
 	desc := types.TypeString(ch.Type(), c.qualifier)
 	for _, o := range c.idx.Origins(ch) {
@@ -116,15 +117,7 @@ func (c *checker) chanType(ch ssa.Value, makes []*ssa.MakeChan) string {
 			return desc
 		}
 	}
-	capacity := ""
-	for _, mk := range makes {
-		s := chans.CapString(mk)
-		if s == "" || (capacity != "" && s != capacity) {
-			return desc
-		}
-		capacity = s
-	}
-	if capacity != "" {
+	if capacity := c.idx.SizesOf(makes); capacity != "" {
 		desc += ", " + capacity
 	}
 	return desc

@@ -736,7 +736,7 @@ func (j *Judge) overflow(instr ssa.Instruction, ch ssa.Value, makes []*ssa.MakeC
 			return ""
 		}
 	}
-	if caps := chans.CapsOf(makes); caps != "" && caps != "unbuffered" {
+	if caps := j.idx.SizesOf(makes); caps != "" && caps != "unbuffered" {
 		return "its buffer (" + caps + ") is not shown to receive more values than it holds"
 	}
 	return "its capacity is not known, nor that more values than it holds reach it"

@@ -108,6 +108,39 @@ func (c *rpcClient) answerSlotAudit(id int, r string) {
 	reply <- r // want `send on reply \(chan string, cap 1\) .* \[audit: its buffer \(cap 1\) is not shown to receive more values than it holds\]`
 }
 
+// A batch call waits for one answer per id on one channel sized to the
+// batch; the audit label names the buffer by that size.
+type batchClient struct {
+	mu      sync.Mutex
+	pending map[int]chan string
+}
+
+func (c *batchClient) callBatch(ctx context.Context, ids []int) ([]string, error) {
+	reply := make(chan string, len(ids))
+	c.mu.Lock()
+	for _, id := range ids {
+		c.pending[id] = reply
+	}
+	c.mu.Unlock()
+	var out []string
+	for range ids {
+		select {
+		case r := <-reply:
+			out = append(out, r)
+		case <-ctx.Done():
+			return out, ctx.Err()
+		}
+	}
+	return out, nil
+}
+
+func (c *batchClient) answerAudit(id int, r string) {
+	c.mu.Lock()
+	reply := c.pending[id]
+	c.mu.Unlock()
+	reply <- r // want `send on reply \(chan string, cap len\(ids\)\) .* \[audit: its buffer \(cap len\(ids\)\) is not shown to receive more values than it holds\]`
+}
+
 func (c *rpcClient) callUnbuffered(ctx context.Context, id int) (string, error) {
 	reply := make(chan string)
 	c.mu.Lock()

@@ -77,7 +77,7 @@ func firstStepGuard(b *ssa.BasicBlock, base ssa.Value) *firstStep {
 			continue
 		}
 		g, taken := stepTest(iff.Cond, base)
-		if g != nil && edgeDominates(d, d.Succs[taken], b) {
+		if g != nil && flow.EdgeDominates(d, d.Succs[taken], b) {
 			return g
 		}
 	}

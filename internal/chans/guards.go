@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/sendlint/sendlint/internal/flow"
 )
 
 // A Guard is a test of a field that an instruction runs only after it
@@ -130,9 +132,9 @@ func (x *Index) test(d, b *ssa.BasicBlock) (f *types.Var, stopped, only constant
 	}
 	var onTrue bool // b lies on the branch where v is true
 	switch {
-	case edgeDominates(d, d.Succs[0], b):
+	case flow.EdgeDominates(d, d.Succs[0], b):
 		onTrue = positive
-	case edgeDominates(d, d.Succs[1], b):
+	case flow.EdgeDominates(d, d.Succs[1], b):
 		onTrue = !positive
 	default:
 		return nil, nil, nil, "", nil, false
@@ -170,22 +172,6 @@ func branch(d *ssa.BasicBlock) (*ssa.If, bool) {
 	}
 	cond, ok := d.Instrs[len(d.Instrs)-1].(*ssa.If)
 	return cond, ok
-}
-
-// edgeDominates reports whether every path to b takes the edge from d to
-// succ. succ dominating b is not enough when succ has other
-// predecessors: in if a || b { ... } the body is the true branch of the
-// first test and of the second, and runs when either holds.
-func edgeDominates(d, succ, b *ssa.BasicBlock) bool {
-	if !succ.Dominates(b) {
-		return false
-	}
-	for _, p := range succ.Preds {
-		if p != d && !succ.Dominates(p) { // a back edge from inside stays in
-			return false
-		}
-	}
-	return true
 }
 
 func isBool(t types.Type) bool {

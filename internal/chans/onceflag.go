@@ -231,7 +231,7 @@ func guardedBy(instr ssa.Instruction, addrs map[ssa.Value]bool) bool {
 			cond, whenFalse = not.X, 0
 		}
 		load, ok := cond.(*ssa.UnOp)
-		if ok && load.Op == token.MUL && addrs[load.X] && edgeDominates(d, d.Succs[whenFalse], b) {
+		if ok && load.Op == token.MUL && addrs[load.X] && flow.EdgeDominates(d, d.Succs[whenFalse], b) {
 			return true
 		}
 	}

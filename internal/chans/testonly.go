@@ -7,6 +7,8 @@ import (
 	"unicode"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/sendlint/sendlint/internal/flow"
 )
 
 // TestHookSend reports whether the send at instr, on a channel loaded from
@@ -125,7 +127,7 @@ func nilTested(instr ssa.Instruction, f *types.Var) bool {
 		if cmp.Op == token.EQL {
 			live = d.Succs[1]
 		}
-		if edgeDominates(d, live, b) {
+		if flow.EdgeDominates(d, live, b) {
 			return true
 		}
 	}

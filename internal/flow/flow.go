@@ -477,8 +477,9 @@ func less(a *ssa.BasicBlock, ae env, b *ssa.BasicBlock, be env) bool {
 
 // MaxCount returns the largest total weight of the instructions a single
 // run of fn can execute, each weighted by weights and by how often its
-// block runs (trips), or many. Three mutually exclusive sends on three
-// error paths count as one. The weight of an If counts only when its true
+// block runs (trips, or once for an instruction a flag lets through once:
+// AtMostOnce), or many. Three mutually exclusive sends on three error
+// paths count as one. The weight of an If counts only when its true
 // edge is taken: that is how a select's case is weighed (the test of the
 // select's index that enters the case).
 func MaxCount(fn *ssa.Function, weights map[ssa.Instruction]int, trips func(*ssa.BasicBlock) int, many int) int {
@@ -492,11 +493,15 @@ func MaxCount(fn *ssa.Function, weights map[ssa.Instruction]int, trips func(*ssa
 		here, taken := 0, 0
 		for _, instr := range b.Instrs {
 			if w := weights[instr]; w > 0 {
+				n := trips(b)
+				if n > 1 && AtMostOnce(instr) {
+					n = 1 // a flag lets it through once
+				}
 				if _, ok := instr.(*ssa.If); ok && !b.Succs[0].Dominates(b) {
-					taken = min(w*trips(b), many) // on the true edge only
+					taken = min(w*n, many) // on the true edge only
 					continue
 				}
-				here += min(w*trips(b), many)
+				here += min(w*n, many)
 			}
 		}
 		best := 0

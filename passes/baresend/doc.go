@@ -373,7 +373,11 @@
 // buffer provably has room for every send: make(chan T, n) with at most n send
 // sites, none in a loop (errc := make(chan error, 1) with one send; a
 // helper's sends count once for each call of it that one run of the
-// goroutine can make, and without bound when a loop calls it; a send on
+// goroutine can make, and without bound when a loop calls it; a send in a
+// loop counts once when a flag lets it through once: it runs only while
+// a boolean variable assigned nothing but constants has one value, and
+// every way on from it round the loop finds the other value (if first {
+// ids <- id; first = false }); a send on
 // a branch that tests a parameter against a constant counts nothing for
 // a start that passes another constant: go cp("stdin", ...) of a copier
 // that signals only if kind == "stdout" || kind == "stderr"), or

@@ -73,7 +73,8 @@ func (f *flags) decides(cond ssa.Value) bool {
 }
 
 // reachesArmAgain reports whether a path that leaves b, knowing nothing of
-// the flags, can come back to d and take its branch to arm.
+// the flags, can come back to d and take its branch to arm, or come back
+// to b by a loop inside that arm.
 func (f *flags) reachesArmAgain(b, d, arm *ssa.BasicBlock) bool {
 	type state struct {
 		b *ssa.BasicBlock
@@ -85,8 +86,8 @@ func (f *flags) reachesArmAgain(b, d, arm *ssa.BasicBlock) bool {
 		st := work[len(work)-1]
 		work = work[:len(work)-1]
 		for _, s := range f.succs(st.e, st.b) {
-			if st.b == d && s == arm {
-				return true
+			if st.b == d && s == arm || s == b {
+				return true // through the test's arm, or round a loop inside it
 			}
 			next := state{s, f.enter(st.e, st.b, s)}
 			if !seen[next] {

@@ -7,8 +7,8 @@ import (
 )
 
 // A flag that lets a send through once: cleared after it, cleared before
-// it, never cleared, set again on another way round the loop, and cleared
-// on one way on only.
+// it, never cleared, set again on another way round the loop, cleared on
+// one way on only, and cleared after a loop of sends inside its arm.
 const onceSrc = `package p
 
 func cleared(ch chan int, next func() (int, bool)) {
@@ -70,6 +70,22 @@ func setAgain(ch chan int, next func() (int, bool)) {
 	}
 }
 
+func clearedAfterInnerLoop(ch chan int, next func() (int, bool), xs []int) {
+	first := true
+	for {
+		_, ok := next()
+		if !ok {
+			return
+		}
+		if first {
+			for _, x := range xs {
+				ch <- x
+			}
+			first = false
+		}
+	}
+}
+
 func clearedOnOneWay(ch chan int, next func() (int, bool)) {
 	first := true
 	for {
@@ -97,6 +113,7 @@ func TestAtMostOnce(t *testing.T) {
 		{"uncleared", false},
 		{"setAgain", false},
 		{"clearedOnOneWay", false},
+		{"clearedAfterInnerLoop", false},
 	} {
 		fn := build(t, onceSrc, tc.fn)
 		var send *ssa.Send

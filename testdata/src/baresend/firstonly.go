@@ -120,3 +120,26 @@ func subscribeConfigClearedIfItems(stream configStream, handle func(map[string]s
 	}()
 	return <-ids
 }
+
+// The first response's items are each sent, in a loop inside the flag's
+// arm: the flag lets the loop in once, but the loop sends many.
+func subscribeConfigItems(stream configStream, handle func(map[string]string)) []string {
+	keys := make(chan string, 1)
+	go func() {
+		first := true
+		for {
+			rsp, err := stream.Recv()
+			if err != nil {
+				return
+			}
+			if first {
+				for k := range rsp.items {
+					keys <- k // want `send on keys \(chan string, cap 1\) can block forever: subscribeConfigItems can return before receiving every value`
+				}
+				first = false
+			}
+			handle(rsp.items)
+		}
+	}()
+	return []string{<-keys}
+}

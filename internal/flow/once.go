@@ -108,7 +108,7 @@ func EdgeDominates(d, succ, b *ssa.BasicBlock) bool {
 		return false
 	}
 	for _, p := range succ.Preds {
-		if p != d && !succ.Dominates(p) {
+		if p != d && !succ.Dominates(p) { // a back edge from inside stays in
 			return false
 		}
 	}

@@ -484,6 +484,14 @@ func less(a *ssa.BasicBlock, ae env, b *ssa.BasicBlock, be env) bool {
 // select's index that enters the case).
 func MaxCount(fn *ssa.Function, weights map[ssa.Instruction]int, trips func(*ssa.BasicBlock) int, many int) int {
 	memo := make(map[*ssa.BasicBlock]int)
+	var flagsOf *flags // found once, when a loop's instruction needs them
+	found := false
+	once := func(instr ssa.Instruction) bool {
+		if !found {
+			flagsOf, found = findFlags(fn), true
+		}
+		return flagsOf.atMostOnce(instr)
+	}
 	var longest func(b *ssa.BasicBlock) int
 	longest = func(b *ssa.BasicBlock) int {
 		if n, ok := memo[b]; ok {
@@ -494,7 +502,7 @@ func MaxCount(fn *ssa.Function, weights map[ssa.Instruction]int, trips func(*ssa
 		for _, instr := range b.Instrs {
 			if w := weights[instr]; w > 0 {
 				n := trips(b)
-				if n > 1 && AtMostOnce(instr) {
+				if n > 1 && once(instr) {
 					n = 1 // a flag lets it through once
 				}
 				if _, ok := instr.(*ssa.If); ok && !b.Succs[0].Dominates(b) {

@@ -25,12 +25,13 @@ import (
 // A flag set back to its first value anywhere on the way round, or a
 // test the walk cannot decide, proves nothing.
 func AtMostOnce(instr ssa.Instruction) bool {
+	return findFlags(instr.Parent()).atMostOnce(instr)
+}
+
+// atMostOnce is AtMostOnce with the flags of instr's function found.
+func (f *flags) atMostOnce(instr ssa.Instruction) bool {
 	b := instr.Block()
-	if b == nil {
-		return false
-	}
-	f := findFlags(instr.Parent())
-	if f == nil {
+	if f == nil || b == nil {
 		return false
 	}
 	for d := b.Idom(); d != nil; d = d.Idom() {

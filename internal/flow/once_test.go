@@ -116,13 +116,9 @@ func TestAtMostOnce(t *testing.T) {
 		{"clearedAfterInnerLoop", false},
 	} {
 		fn := build(t, onceSrc, tc.fn)
-		var send *ssa.Send
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				if s, ok := instr.(*ssa.Send); ok {
-					send = s
-				}
-			}
+		var send ssa.Instruction
+		for instr := range sends(fn) { // each function sends once
+			send = instr
 		}
 		if got := AtMostOnce(send); got != tc.want {
 			t.Errorf("AtMostOnce(send in %s) = %v, want %v", tc.fn, got, tc.want)

@@ -5,7 +5,6 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
-	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -933,33 +932,6 @@ func ShippedMakes(makes []*ssa.MakeChan) []*ssa.MakeChan {
 		return makes
 	}
 	return out
-}
-
-// CapsOf describes the capacities of the make sites: "cap 1000",
-// "unbuffered", or "cap 1, 100 or 1000" when several makes feed one field.
-func CapsOf(makes []*ssa.MakeChan) string {
-	var caps []int
-	for _, mk := range makes {
-		n, ok := ConstCapOK(mk)
-		if !ok {
-			return ""
-		}
-		if !slices.Contains(caps, n) {
-			caps = append(caps, n)
-		}
-	}
-	slices.Sort(caps)
-	switch {
-	case len(caps) == 0:
-		return ""
-	case len(caps) == 1 && caps[0] == 0:
-		return "unbuffered"
-	}
-	names := make([]string, len(caps))
-	for i, n := range caps {
-		names[i] = strconv.Itoa(n)
-	}
-	return "cap " + join(names)
 }
 
 // join joins names as prose: "a", "a or b", "a, b or c".

@@ -12,16 +12,14 @@ import (
 // maxSizeText bounds the source text of a size a message quotes.
 const maxSizeText = 40
 
-// SizesOf describes the capacities of the make sites for a message, as
-// CapsOf does, and names a size that is not a constant as the source
-// writes it: "cap len(pending)", "cap hcs.maxConnNum", "cap 1 or
-// len(peers)". A reader then sees at once what the buffer was sized to.
-// It is "" when a size has no source text in this package's files, or
-// one too long to quote.
+// SizesOf describes the capacities of the make sites for a message:
+// "cap 1000", "unbuffered", "cap 1, 100 or 1000" when several makes feed
+// one field, and a size that is not a constant as the source writes it:
+// "cap len(pending)", "cap hcs.maxConnNum", "cap 1 or len(peers)". A
+// reader then sees at once what the buffer was sized to. It is "" when
+// there is no make, or a size has no source text in this package's files,
+// or one too long to quote.
 func (x *Index) SizesOf(makes []*ssa.MakeChan) string {
-	if caps := CapsOf(makes); caps != "" {
-		return caps
-	}
 	var consts []int
 	var texts []string
 	for _, mk := range makes {
@@ -43,8 +41,11 @@ func (x *Index) SizesOf(makes []*ssa.MakeChan) string {
 			texts = append(texts, t)
 		}
 	}
-	if len(texts) == 0 {
+	switch {
+	case len(consts)+len(texts) == 0:
 		return ""
+	case len(texts) == 0 && len(consts) == 1 && consts[0] == 0:
+		return "unbuffered"
 	}
 	slices.Sort(consts)
 	slices.Sort(texts)

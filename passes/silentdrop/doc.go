@@ -95,6 +95,17 @@
 // slot, a waiter that gives up, or a receiver in a loop is left to the
 // rules above and below.
 //
+// Nor does the value matter when the channel's only receiver makes the
+// send itself: every channel the send may be on is an unexported field
+// channel the package makes unbuffered, every receive of it is in one
+// function, which runs once per channel, and that function makes the send
+// or calls, two calls deep at most, the function that does. On that
+// goroutine nobody is waiting, so the default always runs; a wake-up
+// meant for the loop (a reconnect loop that reports its own failed dial
+// as a disconnect) is thrown away, and the loop waits for good. This is
+// reported even for a signal or a constant: they coalesce only with a
+// pending value, and an unbuffered channel holds none.
+//
 // Every other drop is an audit finding, shown only with -silentdrop.audit
 // (the command's -audit) and labelled with what it lacks, checked in this
 // order:

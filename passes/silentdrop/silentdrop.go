@@ -100,6 +100,10 @@ func (c *checker) checkFunc(fn *ssa.Function) {
 //	t5 = t4 == 0:int
 //	if t5 goto 1 else 2          // 2 is the default branch
 func (c *checker) checkSelect(sel *ssa.Select) {
+	if s, ok := c.ownReceiverSend(sel); ok {
+		c.reportSelf(sel, s) // nothing coalesces where nothing is waiting
+		return
+	}
 	var sends []int
 	for i, st := range sel.States {
 		if st.Dir == types.SendOnly && !c.signal(st.Chan) && !isError(st.Chan) && !isConstant(st.Send) && !c.unread(st.Chan) &&

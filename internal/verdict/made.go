@@ -36,7 +36,7 @@ func (j *Judge) madeVerdict(mk *ssa.MakeChan, instr ssa.Instruction, state int) 
 			return v
 		}
 	}
-	return Verdict{}
+	return j.handedBack(mk, instr)
 }
 
 // overfilled says what is missing when s sends one value per run into a

@@ -102,6 +102,10 @@
 //     a wait for a group that counts every goroutine making the send (defer
 //     q.wg.Wait(), each query marking itself done), it cannot return past
 //     a blocked sender, and the message says the sender hangs it too;
+//     a helper that makes an unbuffered channel and returns it with the
+//     func that sends on it once (done, shutdown := stop(exp)) makes its
+//     one caller the owner, when that caller starts the func with go,
+//     only receives from the channel, and can return without receiving;
 //   - the consumer that exits first: the goroutine the owner started to
 //     receive can return before the channel is drained (a loop that sets
 //     each of its channels to nil once it is closed, and returns when all

@@ -82,6 +82,13 @@ func (j *Judge) Send(instr ssa.Instruction, state int, ch ssa.Value) Verdict {
 // describes: the locks the caller holds for the whole call, and the
 // guards that dominate it (see shutdownGuard).
 func (j *Judge) SendFrom(instr ssa.Instruction, state int, ch ssa.Value, outer *Outer) Verdict {
+	if send, ok := instr.(*ssa.Send); ok {
+		// Before NeverBlocks: a slot counted as one value per object
+		// (chans.SingleValue) does not see an answer made in a callee.
+		if earlier, ok := j.idx.SecondAnswer(send); ok {
+			return j.secondAnswer(send, earlier)
+		}
+	}
 	if j.idx.NeverBlocks(instr, state, ch) {
 		return Verdict{} // no receiver can make it wait: see chans.NeverBlocks
 	}

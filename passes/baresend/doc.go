@@ -111,6 +111,15 @@
 //     each of its channels to nil once it is closed, and returns when all
 //     are nil, drains them);
 //   - nothing receives from a channel made here and kept here;
+//   - a second answer: a request carries a channel made with one slot for
+//     it (its unexported field, every store a fresh make), nothing in the
+//     package reads that field in a loop, and the handler, handed the
+//     request, answers on it after an earlier answer on every path to the
+//     send, or after a call handed the request that answers on some way
+//     through it, with no branch in between on what the call returned
+//     (process(m) answers a rejected message; then a failed signal to its
+//     dependents answers again): a requester that takes one answer leaves
+//     the handler on the second for good;
 //   - nothing can receive yet: a loop fills a channel made here, one value
 //     per element of a collection, before the function hands the channel
 //     out, and the buffer is smaller on some path (a constant, or a

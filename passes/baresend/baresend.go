@@ -126,7 +126,7 @@ func (c *checker) checkSelect(sel *ssa.Select) {
 		return
 	}
 	if c.idx.LiveCase(sel) >= 0 {
-		if !c.checkCallerContext(sel) {
+		if !c.checkCallerContext(sel) && !c.checkHeadOfLine(sel) {
 			c.checkDropped(sel)
 		}
 		return
@@ -178,6 +178,26 @@ func (c *checker) checkCallerContext(sel *ssa.Select) bool {
 			break
 		}
 		related = append(related, analysis.RelatedInformation{Pos: cl.Pos(), Message: stop + " is closed here"})
+	}
+	c.emit(analysis.Diagnostic{Pos: st.Pos, Message: msg, Related: related}, "")
+	return true
+}
+
+// checkHeadOfLine reports a hand-off to one consumer, for a loop that
+// serves many, that waits for as long as that consumer stays open and
+// does not read (chans.HeadOfLine).
+func (c *checker) checkHeadOfLine(sel *ssa.Select) bool {
+	h, ok := c.idx.HeadOfLine(sel)
+	if !ok || c.testOnly(sel) {
+		return false
+	}
+	st := sel.States[h.Send]
+	loop := verdict.OwnerName(h.Owner)
+	msg := "send on " + c.exprString(st.Pos, st.Chan) + " waits for as long as its consumer stays open and does not read, and " +
+		loop + ", which hands every consumer its messages, waits with it: one consumer that stops reading stalls all the others"
+	related := []analysis.RelatedInformation{{Pos: h.Call.Pos(), Message: loop + " calls it here, for one consumer after another"}}
+	for _, pos := range h.Outs {
+		related = append(related, analysis.RelatedInformation{Pos: pos, Message: "this case fires only when the consumer, or the whole owner, closes"})
 	}
 	c.emit(analysis.Diagnostic{Pos: st.Pos, Message: msg, Related: related}, "")
 	return true

@@ -206,6 +206,32 @@
 //	case <-ctx.Done():
 //	}
 //
+// And one more, which waits without end rather than for good: the
+// hand-off of a loop that serves many consumers, one message at a time,
+// to the one the message is for. The select's function sends on a field
+// of a consumer it is handed (a stream, as the method's receiver or a
+// parameter), has no default and no timer, and its other cases receive
+// only that consumer's channels (its close, the Done of its context) or
+// its function's parameters (the whole connection's context); a call of
+// it in a loop of this package, on the loop's goroutine, hands it a
+// consumer looked up anew on each trip and the same parameters. A
+// consumer that stays open and stops reading then holds the loop, and
+// every other consumer waits behind it: head-of-line blocking, which a
+// timeout that fails the slow consumer, or a queue per consumer, ends.
+// Not when a goroutine of the package takes from the consumer's channel
+// in a loop: that relay keeps reading while the consumer is open.
+//
+//	for f := range c.frames {
+//		c.streams[f.id].receive(c.ctx, f)
+//	}
+//	func (s *stream) receive(ctx context.Context, f *frame) error {
+//		select {
+//		case s.recv <- f: // reported: a stream that stops reading stalls the others
+//		case <-s.recvClose:
+//		case <-ctx.Done():
+//		}
+//	}
+//
 // A send in a loop whose channel changes per iteration (a fan-out over
 // receivers) says so: one slow receiver stalls every later one.
 //

@@ -1,0 +1,224 @@
+package baresend
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// A multiplexed client: one receive loop reads every frame of the
+// connection and hands it to its stream's one-slot buffer. The hand-off
+// gives up only when that stream closes or the whole client does, so a
+// stream whose caller keeps it open and stops reading holds the loop,
+// and every other stream on the connection stalls behind it.
+type muxFrame struct {
+	streamID uint32
+	payload  []byte
+}
+
+type muxStream struct {
+	recv      chan *muxFrame
+	recvClose chan struct{}
+	recvErr   error
+}
+
+type muxClient struct {
+	ctx     context.Context
+	mu      sync.Mutex
+	streams map[uint32]*muxStream
+	frames  chan *muxFrame
+}
+
+func (c *muxClient) receiveLoop() {
+	for {
+		select {
+		case <-c.ctx.Done():
+			return
+		case f := <-c.frames:
+			c.mu.Lock()
+			s := c.streams[f.streamID]
+			c.mu.Unlock()
+			if s == nil {
+				continue
+			}
+			s.receive(c.ctx, f)
+		}
+	}
+}
+
+func (s *muxStream) receive(ctx context.Context, f *muxFrame) error {
+	select {
+	case <-s.recvClose:
+		return s.recvErr
+	case s.recv <- f: // want `send on s\.recv waits for as long as its consumer stays open and does not read, and \(\*muxClient\)\.receiveLoop, which hands every consumer its messages, waits with it: one consumer that stops reading stalls all the others$`
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// The server side: the connection's read loop looks each stream up by id
+// and hands it the frame; the stream's context is its only way out, and
+// the stream is also handed its first frame as it is set up.
+type serverStream struct {
+	ctx  context.Context
+	recv chan []byte
+}
+
+func (s *serverStream) data(p []byte) error {
+	select {
+	case s.recv <- p: // want `send on s\.recv waits for as long as its consumer stays open and does not read, and the function literal in \(\*serverConn\)\.run, which hands every consumer its messages, waits with it`
+		return nil
+	case <-s.ctx.Done():
+		return s.ctx.Err()
+	}
+}
+
+type serverConn struct {
+	streams sync.Map
+	frames  chan *muxFrame
+}
+
+func (sc *serverConn) open(ctx context.Context, f *muxFrame) {
+	s := &serverStream{ctx: ctx, recv: make(chan []byte, 5)}
+	sc.streams.Store(f.streamID, s)
+	s.data(f.payload)
+}
+
+func (sc *serverConn) run() {
+	go func() {
+		for f := range sc.frames {
+			v, ok := sc.streams.Load(f.streamID)
+			if !ok {
+				continue
+			}
+			v.(*serverStream).data(f.payload)
+		}
+	}()
+}
+
+// Fixed: a stream that does not take its frame within a second is failed,
+// and the loop goes on.
+type timedStream struct {
+	recv      chan *muxFrame
+	recvClose chan struct{}
+}
+
+type timedClient struct {
+	streams map[uint32]*timedStream
+	frames  chan *muxFrame
+}
+
+func (c *timedClient) receiveLoop() {
+	for f := range c.frames {
+		c.streams[f.streamID].receive(f)
+	}
+}
+
+func (s *timedStream) receive(f *muxFrame) bool {
+	t := time.NewTimer(time.Second)
+	defer t.Stop()
+	select {
+	case s.recv <- f: // ok: the timer bounds the wait
+		return true
+	case <-s.recvClose:
+		return false
+	case <-t.C:
+		return false
+	}
+}
+
+// One consumer for the whole loop: there is no one else to stall.
+type singleSink struct {
+	out  chan []byte
+	done chan struct{}
+}
+
+func (s *singleSink) put(p []byte) {
+	select {
+	case s.out <- p: // ok: the loop serves this one sink
+	case <-s.done:
+	}
+}
+
+func pumpSink(s *singleSink, in <-chan []byte) {
+	for p := range in {
+		s.put(p)
+	}
+}
+
+// Each consumer gets a goroutine of its own: a slow one holds only its own.
+type ownedSink struct {
+	out  chan []byte
+	done chan struct{}
+}
+
+func (s *ownedSink) put(p []byte) {
+	select {
+	case s.out <- p: // ok: each call runs on a goroutine of its own
+	case <-s.done:
+	}
+}
+
+func fanOutOwned(sinks []*ownedSink, p []byte) {
+	for _, s := range sinks {
+		go s.put(p)
+	}
+}
+
+// An address book's subscriptions: each has a goroutine of its own that
+// takes every address as it comes and queues it for the subscriber, so
+// the broadcast never waits for a subscriber's reader, only for a relay
+// that is always ready.
+type addrSub struct {
+	pubch chan string
+	ctx   context.Context
+}
+
+func (s *addrSub) pubAddr(a string) {
+	select {
+	case s.pubch <- a: // ok: the subscription's relay keeps reading
+	case <-s.ctx.Done():
+	}
+}
+
+type addrSubs struct {
+	mu   sync.RWMutex
+	subs []*addrSub
+}
+
+func (m *addrSubs) broadcast(a string) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	for _, s := range m.subs {
+		s.pubAddr(a)
+	}
+}
+
+func (m *addrSubs) stream(ctx context.Context) <-chan string {
+	s := &addrSub{pubch: make(chan string), ctx: ctx}
+	out := make(chan string)
+	m.mu.Lock()
+	m.subs = append(m.subs, s)
+	m.mu.Unlock()
+	go func() {
+		defer close(out)
+		var queue []string
+		for {
+			var outch chan string
+			var next string
+			if len(queue) > 0 {
+				outch, next = out, queue[0]
+			}
+			select {
+			case outch <- next:
+				queue = queue[1:]
+			case a := <-s.pubch:
+				queue = append(queue, a)
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return out
+}

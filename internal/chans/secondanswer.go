@@ -1,9 +1,12 @@
 package chans
 
 import (
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
+
+	"github.com/sendlint/sendlint/internal/flow"
 )
 
 // A request that carries its own one-slot reply channel is answered once:
@@ -18,30 +21,39 @@ import (
 //		}
 //	}
 
-// SecondAnswer returns an answer on the same request that a run of
-// send's function can make before send, and whether there is one. The
-// request is a parameter of the function, not a method's receiver (an
-// object's own slot is SingleValue's to judge); its unexported field holds a
+// SecondAnswer returns an answer on the same request that can come before
+// send, and whether there is one. The request's unexported field holds a
 // channel made with one slot for each object (freshPerObject), which no
-// receive of this package reads in a loop. send is a plain send on that
-// field, outside any loop. The earlier answer runs on every path to send:
-// another send on the same field of the same value, or a call handed the
-// value that answers on that field on some way through it (three calls
-// deep at most), when no branch between the call and send tests what the
-// call returned.
-func (x *Index) SecondAnswer(send *ssa.Send) (ssa.Instruction, bool) {
+// receive of this package reads in a loop; send is a plain send on that
+// field. The earlier answer is one of two:
+//
+//   - in send's own run, when the request is a parameter of its function
+//     (not a method's receiver: an object's own slot is SingleValue's to
+//     judge) and send is outside any loop: another send on the same field
+//     of the same value on every path to send, or a call handed the value
+//     that answers on that field on some way through it (three calls deep
+//     at most), with no branch between the call and send on what the call
+//     returned;
+//   - before the request was handed over, when send's function took it
+//     from a channel: a function of this package that hands it on, as its
+//     parameter, on that channel's field can answer it first and still
+//     reach the hand-off (HandOff is then that hand-off).
+func (x *Index) SecondAnswer(send *ssa.Send) (Answer, bool) {
 	addr := loadedAddr(send.Chan)
 	if addr == nil {
-		return nil, false
+		return Answer{}, false
 	}
-	obj, ok := addr.X.(*ssa.Parameter)
 	f := FieldOf(addr.X.Type(), addr.Field, true)
 	fn := send.Parent()
-	if !ok || isRecvParam(fn, obj) || f == nil || f.Exported() || !x.oneSlotPerObject(f) {
-		return nil, false
+	if f == nil || f.Exported() || !x.oneSlotPerObject(f) || x.readsMany(f) {
+		return Answer{}, false
 	}
-	if x.Loops(fn).InLoop(send.Block()) || x.readsMany(f) {
-		return nil, false
+	if q := receivedFrom(addr.X); q != nil {
+		return x.answeredBeforeHandOff(q, f)
+	}
+	obj, ok := addr.X.(*ssa.Parameter)
+	if !ok || isRecvParam(fn, obj) || x.Loops(fn).InLoop(send.Block()) {
+		return Answer{}, false
 	}
 	for _, w := range x.answers(fn, obj, f, 3) {
 		if w == ssa.Instruction(send) || !dominates(w, send) {
@@ -50,9 +62,87 @@ func (x *Index) SecondAnswer(send *ssa.Send) (ssa.Instruction, bool) {
 		if call, ok := w.(*ssa.Call); ok && testedBetween(call, send) {
 			continue
 		}
-		return w, true
+		return Answer{First: w}, true
 	}
-	return nil, false
+	return Answer{}, false
+}
+
+// Answer is an earlier answer on a request (First), and, when it came
+// before the request was handed to another goroutine, that hand-off.
+type Answer struct {
+	First      ssa.Instruction
+	HandOff    ssa.Instruction
+	HandOffPos token.Pos // the send's, or its select case's
+}
+
+// receivedFrom returns the field a value was received from: a plain
+// receive, or a select's receive case, on a channel loaded from a field.
+func receivedFrom(v ssa.Value) *types.Var {
+	switch v := v.(type) {
+	case *ssa.UnOp:
+		if v.Op == token.ARROW {
+			return LoadedField(v.X)
+		}
+	case *ssa.Extract:
+		sel, ok := v.Tuple.(*ssa.Select)
+		if !ok || v.Index < 2 {
+			return nil
+		}
+		n := v.Index - 2 // the select's results hold one value per receive case
+		for _, st := range sel.States {
+			if st.Dir != types.RecvOnly {
+				continue
+			}
+			if n == 0 {
+				return LoadedField(st.Chan)
+			}
+			n--
+		}
+	}
+	return nil
+}
+
+// answeredBeforeHandOff returns an answer on field f of a request that a
+// function of this package makes before it hands the request, its
+// parameter, on a channel held in field q, where a path leads from the
+// answer to the hand-off.
+func (x *Index) answeredBeforeHandOff(q, f *types.Var) (Answer, bool) {
+	var out Answer
+	found := false
+	x.sendsOnField(q, func(instr ssa.Instruction, ch ssa.Value) {
+		if found {
+			return
+		}
+		v, pos := handedValue(instr, ch)
+		p, ok := v.(*ssa.Parameter)
+		fn := instr.Parent()
+		if !ok || isRecvParam(fn, p) || InTestFile(instr) {
+			return
+		}
+		for _, w := range x.answers(fn, p, f, 3) {
+			if flow.Reaches(w, instr) {
+				out, found = Answer{First: w, HandOff: instr, HandOffPos: pos}, true
+				return
+			}
+		}
+	})
+	return out, found
+}
+
+// handedValue returns the value a send, or a select's send case on ch,
+// sends, and the send's position.
+func handedValue(instr ssa.Instruction, ch ssa.Value) (ssa.Value, token.Pos) {
+	switch i := instr.(type) {
+	case *ssa.Send:
+		return i.X, i.Pos()
+	case *ssa.Select:
+		for _, st := range i.States {
+			if st.Dir == types.SendOnly && st.Chan == ch {
+				return st.Send, st.Pos
+			}
+		}
+	}
+	return nil, token.NoPos
 }
 
 // oneSlotPerObject reports whether every channel stored into f is made

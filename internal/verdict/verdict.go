@@ -85,8 +85,8 @@ func (j *Judge) SendFrom(instr ssa.Instruction, state int, ch ssa.Value, outer *
 	if send, ok := instr.(*ssa.Send); ok {
 		// Before NeverBlocks: a slot counted as one value per object
 		// (chans.SingleValue) does not see an answer made in a callee.
-		if earlier, ok := j.idx.SecondAnswer(send); ok {
-			return j.secondAnswer(send, earlier)
+		if a, ok := j.idx.SecondAnswer(send); ok {
+			return j.secondAnswer(send, a)
 		}
 	}
 	if j.idx.NeverBlocks(instr, state, ch) {

@@ -118,8 +118,12 @@
 //     send, or after a call handed the request that answers on some way
 //     through it, with no branch in between on what the call returned
 //     (process(m) answers a rejected message; then a failed signal to its
-//     dependents answers again): a requester that takes one answer leaves
-//     the handler on the second for good;
+//     dependents answers again), or when a function hands the request,
+//     its parameter, to the handler over a channel field and can answer it
+//     first and still reach that hand-off (a request answered at shutdown,
+//     then queued anyway for a handler whose drain answers it again): a
+//     requester that takes one answer leaves the handler on the second for
+//     good;
 //   - nothing can receive yet: a loop fills a channel made here, one value
 //     per element of a collection, before the function hands the channel
 //     out, and the buffer is smaller on some path (a constant, or a

@@ -92,3 +92,89 @@ func (g *gossiper) report(m *streamedMsg) {
 	m.progress <- 2 // ok: the reader ranges over the channel
 	close(m.progress)
 }
+
+// An RPC client in POST mode: a request made after shutdown is answered
+// at once, and then still queued for the send handler, whose drain at
+// shutdown answers it again; the second answer finds the slot full and
+// the handler waits for good.
+type postRequest struct {
+	body         []byte
+	responseChan chan error
+}
+
+type postClient struct {
+	shutdown     chan struct{}
+	sendPostChan chan *postRequest
+}
+
+func (c *postClient) Do(body []byte) chan error {
+	req := &postRequest{body: body, responseChan: make(chan error, 1)}
+	c.sendPost(req)
+	return req.responseChan
+}
+
+func (c *postClient) sendPost(req *postRequest) {
+	select {
+	case <-c.shutdown:
+		req.responseChan <- errShutdown // want `\[audit: no receiver of it is visible in this package\]`
+	default:
+	}
+	select {
+	case c.sendPostChan <- req:
+	case <-c.shutdown:
+		return
+	}
+}
+
+var errShutdown = errors.New("client shut down")
+
+func (c *postClient) sendHandler() {
+	for {
+		select {
+		case <-c.shutdown:
+			for {
+				select {
+				case req := <-c.sendPostChan:
+					req.responseChan <- errShutdown // want `send on req\.responseChan \(chan error, cap 1\) can block forever: it can answer the request a second time after \(\*postClient\)\.sendPost answered it and still handed it on, and the channel holds one answer: a requester that takes one leaves it waiting$`
+				default:
+					return
+				}
+			}
+		case req := <-c.sendPostChan:
+			req.responseChan <- nil // want `send on req\.responseChan \(chan error, cap 1\) can block forever: it can answer the request a second time after \(\*postClient\)\.sendPost`
+		}
+	}
+}
+
+// Fixed: the request answered at shutdown is never queued.
+type fixedPostClient struct {
+	shutdown     chan struct{}
+	sendPostChan chan *postRequest
+}
+
+func (c *fixedPostClient) Do(body []byte) chan error {
+	req := &postRequest{body: body, responseChan: make(chan error, 1)}
+	c.sendPost(req)
+	return req.responseChan
+}
+
+func (c *fixedPostClient) sendPost(req *postRequest) {
+	select {
+	case <-c.shutdown:
+		req.responseChan <- errShutdown // want `\[audit: no receiver of it is visible in this package\]`
+		return
+	default:
+	}
+	select {
+	case c.sendPostChan <- req:
+	case <-c.shutdown:
+	}
+}
+
+// Not a second answer: a queued request was not answered before, and the
+// send stays in the audit tier, with no reader in sight.
+func (c *fixedPostClient) sendHandler() {
+	for req := range c.sendPostChan {
+		req.responseChan <- nil // want `\[audit: no receiver of it is visible in this package\]`
+	}
+}

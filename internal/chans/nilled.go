@@ -103,7 +103,7 @@ func nilOnlyAfter(phi *ssa.Phi, closed map[flow.Edge]bool) (web map[*ssa.Phi]boo
 					return nil, false
 				}
 			default:
-				v = unconverted(v)
+				v = Unconverted(v)
 				if !isChannelStart(v) || start != nil && start != v {
 					return nil, false
 				}
@@ -125,8 +125,8 @@ func enteredThrough(b *ssa.BasicBlock, edges map[flow.Edge]bool) bool {
 	return false
 }
 
-// unconverted strips the conversions of a channel to a narrower direction.
-func unconverted(v ssa.Value) ssa.Value {
+// Unconverted strips the conversions of a channel to a narrower direction.
+func Unconverted(v ssa.Value) ssa.Value {
 	for {
 		ct, ok := v.(*ssa.ChangeType)
 		if !ok {
@@ -222,7 +222,7 @@ func setOnceBefore(alloc *ssa.Alloc, mc *ssa.MakeClosure) bool {
 				return false
 			}
 		case *ssa.Store:
-			v := unconverted(ref.Val)
+			v := Unconverted(ref.Val)
 			if ref.Addr != alloc || !isChannelStart(v) || start != nil && start != v {
 				return false
 			}

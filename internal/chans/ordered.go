@@ -109,7 +109,7 @@ func (x *Index) scanSignals(r Site) (signals []ssa.Instruction, ok bool) {
 			}
 			continue
 		}
-		call, isCall := unconverted(ch).(*ssa.Call)
+		call, isCall := Unconverted(ch).(*ssa.Call)
 		if !isCall || call.Call.IsInvoke() || call.Call.StaticCallee() == nil ||
 			call.Call.Signature().Recv() == nil || len(call.Call.Args) == 0 {
 			return nil, false

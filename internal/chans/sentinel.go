@@ -285,9 +285,9 @@ func startBindings(start *ssa.Go) map[ssa.Value]ssa.Value {
 // loads of the same fields of what the go statement handed it. Loads made
 // at different times are taken for one value, as SameValue takes them.
 func sameAcross(gv, rv ssa.Value, binds map[ssa.Value]ssa.Value) bool {
-	gv, rv = unconverted(gv), unconverted(rv)
+	gv, rv = Unconverted(gv), Unconverted(rv)
 	if b, ok := binds[gv]; ok {
-		return SameValue(unconverted(b), rv)
+		return SameValue(Unconverted(b), rv)
 	}
 	switch gv := gv.(type) {
 	case *ssa.UnOp:

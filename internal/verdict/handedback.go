@@ -134,7 +134,7 @@ func returnsBoth(maker *ssa.Function, mk *ssa.MakeChan, k *ssa.Function) (chIdx,
 		}
 		c, f := -1, -1
 		for i, r := range ret.Results {
-			switch r := unconverted(r); {
+			switch r := chans.Unconverted(r); {
 			case vals[r]:
 				c = i
 			case r == mc:
@@ -225,19 +225,6 @@ func onlyStore(refs []ssa.Instruction, v ssa.Value) (*ssa.Store, bool) {
 		}
 	}
 	return st, st != nil
-}
-
-// unconverted looks through the conversions a return makes to the
-// result's type (chan error to <-chan error).
-func unconverted(v ssa.Value) ssa.Value {
-	for {
-		switch x := v.(type) {
-		case *ssa.ChangeType:
-			v = x.X
-		default:
-			return v
-		}
-	}
 }
 
 // extracted returns result i of call, as the caller unpacks it.

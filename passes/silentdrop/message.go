@@ -42,15 +42,31 @@ func (c *checker) report(sel *ssa.Select, sends []int, missing string) {
 	lost := types.TypeString(elem(first.Chan), c.qualifier)
 	msg := fmt.Sprintf("send on %s drops the %s without a trace %s: the default neither returns a status, logs, counts nor hands the value on",
 		joinNames(descs), lost, when(makes))
+	d := analysis.Diagnostic{Pos: first.Pos, Message: msg, Related: dropRelated(related, stmt, makes)}
+	if missing != "" {
+		c.rep.Audit(d, missing)
+		return
+	}
+	c.rep.Report(d)
+}
+
+// dropRelated appends to related what every drop report shows: where the
+// default drops the value, and where the channel was made.
+func dropRelated(related []analysis.RelatedInformation, stmt *ast.SelectStmt, makes []*ssa.MakeChan) []analysis.RelatedInformation {
 	if def := defaultClause(stmt); def != nil {
 		related = append(related, analysis.RelatedInformation{Pos: def.Case, End: def.Colon + 1, Message: "the value is dropped here"})
 	}
 	for _, mk := range makes {
 		related = append(related, analysis.RelatedInformation{Pos: mk.Pos(), Message: report.MadeHere + capSuffix(mk)})
 	}
-	d := analysis.Diagnostic{Pos: first.Pos, Message: msg, Related: related}
-	if missing != "" {
-		c.rep.Audit(d, missing)
+	return related
+}
+
+// reportUnlessIntended reports d by default, or in the audit tier when a
+// comment in the select's default says the drop is intended.
+func (c *checker) reportUnlessIntended(sel *ssa.Select, d analysis.Diagnostic) {
+	if c.intended(sel) {
+		c.rep.Audit(d, missIntended)
 		return
 	}
 	c.rep.Report(d)

@@ -8,7 +8,6 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/sendlint/sendlint/internal/chans"
-	"github.com/sendlint/sendlint/internal/report"
 	"github.com/sendlint/sendlint/internal/verdict"
 )
 
@@ -162,16 +161,5 @@ func (c *checker) reportSelf(sel *ssa.Select, s selfDrop) {
 	if s.via != nil {
 		related = append(related, analysis.RelatedInformation{Pos: s.via.Pos(), Message: name + " makes the send through this call"})
 	}
-	if def := defaultClause(stmt); def != nil {
-		related = append(related, analysis.RelatedInformation{Pos: def.Case, End: def.Colon + 1, Message: "the value is dropped here"})
-	}
-	for _, mk := range makes {
-		related = append(related, analysis.RelatedInformation{Pos: mk.Pos(), Message: report.MadeHere + capSuffix(mk)})
-	}
-	d := analysis.Diagnostic{Pos: st.Pos, Message: msg, Related: related}
-	if c.intended(sel) {
-		c.rep.Audit(d, missIntended)
-		return
-	}
-	c.rep.Report(d)
+	c.reportUnlessIntended(sel, analysis.Diagnostic{Pos: st.Pos, Message: msg, Related: dropRelated(related, stmt, makes)})
 }

@@ -8,7 +8,6 @@ import (
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/sendlint/sendlint/internal/chans"
-	"github.com/sendlint/sendlint/internal/report"
 	"github.com/sendlint/sendlint/internal/verdict"
 )
 
@@ -112,16 +111,5 @@ func (c *checker) reportWaiter(sel *ssa.Select, sends []int, waiter chans.Site) 
 		"an answer that comes first is lost and the waiter waits on; the default tells only the sender's caller",
 		c.chanName(stmt, first), c.chanType(first.Chan, c.makes(first.Chan)), lost, name)
 	related := []analysis.RelatedInformation{{Pos: waiter.Pos(), Message: name + " waits for it here"}}
-	if def := defaultClause(stmt); def != nil {
-		related = append(related, analysis.RelatedInformation{Pos: def.Case, End: def.Colon + 1, Message: "the value is dropped here"})
-	}
-	for _, mk := range c.makes(first.Chan) {
-		related = append(related, analysis.RelatedInformation{Pos: mk.Pos(), Message: report.MadeHere + capSuffix(mk)})
-	}
-	d := analysis.Diagnostic{Pos: first.Pos, Message: msg, Related: related}
-	if c.intended(sel) {
-		c.rep.Audit(d, missIntended)
-		return
-	}
-	c.rep.Report(d)
+	c.reportUnlessIntended(sel, analysis.Diagnostic{Pos: first.Pos, Message: msg, Related: dropRelated(related, stmt, c.makes(first.Chan))})
 }

@@ -32,7 +32,7 @@ func (j *Judge) madeVerdict(mk *ssa.MakeChan, instr ssa.Instruction, state int) 
 		if v.Blocks {
 			v.Makes = []*ssa.MakeChan{mk}
 			v.Related = append(v.Related, related(mk.Pos(), report.MadeHere+capSuffix(mk)))
-			v.Missing = cmp.Or(v.Missing, j.endsWithProcess(mk), overfilled(j.idx, u, s, &v))
+			v.Missing = cmp.Or(v.Missing, j.endsWithProcess(mk), overfilled(j.idx, u, s, &v), sizedToSenders(j.idx, u, &v))
 			return v
 		}
 	}

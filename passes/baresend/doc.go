@@ -253,6 +253,15 @@
 // context for each run or runs it again without asking whether its
 // context is done); "its buffer (cap 1) is not shown to
 // receive more values than it holds" (a one-slot reply per call); "its
+// buffer (cap params.MaxAttempts) is sized by a value the package also
+// compares with a count, and each goroutine sends it one value: when that
+// count is of the goroutines they all fit, and the pass cannot tell" (a
+// hedged call that starts an attempt on each tick of its retry timer,
+// re-armed only while attempt < params.MaxAttempts, from a loop with no
+// count of its own: the bound is a protocol the pass cannot count; runs
+// started from a loop over a slice or up to a number are counted against
+// the buffer, and runs that send twice, a send of the owner, a size
+// compared only with constants, or a constant size keep the proof); "its
 // buffer holds one value from each goroutine (*S).start starts to fill
 // it; it can fill up only if (*S).start runs again for the same value"
 // (a field made with len(s.copiers) slots, one copier goroutine started

@@ -9,17 +9,15 @@ import (
 	"github.com/sendlint/sendlint/internal/flow"
 )
 
-// A buffer sized at run time is usually sized to its senders. A hedged
-// call makes room for every attempt it may start and starts one only
-// while attempt < params.MaxAttempts; a lookup makes room for alpha
-// updates and spawns at most alpha - q.NumWaiting() queries; a manager
-// makes room for len(m.services)+2 notices and loops over m.services.
-// Whether the senders stay within that bound is a protocol the pass
-// cannot count, so it cannot show that more values than the buffer
-// holds reach one channel. What it can see is that the value the size
-// is computed from also bounds a count: it is compared with, or
-// subtracted from, a value that is not a constant. A size compared only
-// with constants (a check that an option is positive) bounds nothing.
+// A buffer sized at run time is often sized to its senders: a hedged
+// call makes room for params.MaxAttempts answers and starts an attempt
+// only while attempt < params.MaxAttempts. Whether the senders stay
+// within such a bound is a protocol the pass cannot count, so it cannot
+// show that more values than the buffer holds reach one channel. What it
+// can see is that the value the size is computed from also bounds a
+// count: it is compared with, or subtracted from, a value that is not a
+// constant. A size compared only with constants (a check that an option
+// is positive) bounds nothing.
 
 // SizeBound returns, for a make whose capacity is not a constant, an
 // instruction of the package outside test files that bounds a count by
@@ -95,7 +93,11 @@ func (x *Index) rootValues(r sizeRoot) []ssa.Value {
 	}
 	var lens []ssa.Value
 	for _, v := range vals {
-		for _, ref := range *v.Referrers() {
+		refs := v.Referrers()
+		if refs == nil {
+			continue
+		}
+		for _, ref := range *refs {
 			if call, ok := ref.(*ssa.Call); ok {
 				if b, ok := call.Call.Value.(*ssa.Builtin); ok && b.Name() == "len" {
 					lens = append(lens, call)

@@ -592,11 +592,11 @@ func (x *Index) StopsOnlyOn(r Site, instr ssa.Instruction) bool {
 //	}
 //
 // A send left behind by any of those stops is woken by the close and
-// panics, or was the stop itself: it does not wait for good.
+// panics, or was the stop itself: it does not wait for good. A send that
+// loops (a flush polling the loop until its buffer is empty) is woken by
+// the close on every trip; only a send that is itself a stop must run
+// once, for its second run finds r gone.
 func (x *Index) StopsCloseIt(r Site, instr ssa.Instruction, ch ssa.Value) bool {
-	if flow.Reaches(instr, instr) {
-		return false
-	}
 	f := onlyField(x.Origins(ch))
 	if f == nil || !x.keptInPlace(f) {
 		return false
@@ -606,6 +606,9 @@ func (x *Index) StopsCloseIt(r Site, instr ssa.Instruction, ch ssa.Value) bool {
 		return false
 	}
 	for _, s := range stoppers {
+		if s == instr && flow.Reaches(instr, instr) {
+			return false
+		}
 		if s != instr && !x.closesAfter(s, f) {
 			return false
 		}

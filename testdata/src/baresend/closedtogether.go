@@ -136,3 +136,88 @@ func (p *hastyProducer) Close() {
 	p.cmds <- req // want `send on p\.cmds \(chan any, unbuffered\) can block forever: its receiver \(\*hastyProducer\)\.runEventsLoop can stop receiving`
 	<-req.done
 }
+
+// A batching writer's Flush polls its buffer loop until the buffer is
+// empty, asking on a channel the loop answers on. Close stops the loop
+// and then closes every channel, the polling one included: a Flush that
+// races Close is woken by that close on whichever trip it waits, and
+// panics. The audit tier.
+type batchWriter struct {
+	lines chan string
+	info  chan int
+	stop  chan struct{}
+	done  chan struct{}
+}
+
+func NewBatchWriter() *batchWriter {
+	w := &batchWriter{lines: make(chan string), info: make(chan int), stop: make(chan struct{}), done: make(chan struct{})}
+	go w.bufferLoop()
+	return w
+}
+
+func (w *batchWriter) bufferLoop() {
+	var buf []string
+	for {
+		select {
+		case l := <-w.lines:
+			buf = append(buf, l)
+		case <-w.info:
+			buf = buf[:0]
+			w.info <- len(buf)
+		case <-w.stop:
+			w.done <- struct{}{}
+			return
+		}
+	}
+}
+
+func (w *batchWriter) Flush() {
+	for {
+		w.info <- 0 // want `\[audit: every stop of its receiver \(\*batchWriter\)\.bufferLoop closes the channel too`
+		if <-w.info == 0 {
+			return
+		}
+	}
+}
+
+func (w *batchWriter) Close() {
+	close(w.stop)
+	<-w.done
+	close(w.lines)
+	close(w.info)
+}
+
+// leakyWriter's Close stops the loop and leaves the polling channel open:
+// a Flush that races it waits for good.
+type leakyWriter struct {
+	info chan int
+	stop chan struct{}
+}
+
+func NewLeakyWriter() *leakyWriter {
+	w := &leakyWriter{info: make(chan int), stop: make(chan struct{})}
+	go w.bufferLoop()
+	return w
+}
+
+func (w *leakyWriter) bufferLoop() {
+	for {
+		select {
+		case <-w.info:
+			w.info <- 0
+		case <-w.stop:
+			return
+		}
+	}
+}
+
+func (w *leakyWriter) Flush() {
+	for {
+		w.info <- 0 // want `send on w\.info \(chan int, unbuffered\) can block forever: its receiver \(\*leakyWriter\)\.bufferLoop can stop receiving`
+		if <-w.info == 0 {
+			return
+		}
+	}
+}
+
+func (w *leakyWriter) Close() { close(w.stop) }

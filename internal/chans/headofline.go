@@ -44,6 +44,10 @@ type HeadOfLine struct {
 	Call  ssa.CallInstruction // the call, in the serving loop, of the select's function
 	Outs  []token.Pos         // the select's other cases
 	Owner *ssa.Function       // the serving loop's function
+	// ReaderUnseen is set when nothing in the package reads the channel
+	// or hands it to the consumer's caller (readerSeen): the consumer's
+	// reader is out of sight, so the pass cannot show it stops reading.
+	ReaderUnseen bool
 }
 
 // HeadOfLine reports a blocking select that hands a value to a consumer
@@ -55,7 +59,8 @@ type HeadOfLine struct {
 // on this goroutine (not started with go) with a consumer that differs
 // from one trip to the next (looked up per message), and the same values
 // for those parameters on every trip; and no goroutine of this package
-// relays the channel (relayedByGoroutine).
+// relays the channel (relayedByGoroutine). ReaderUnseen says whether
+// the consumer's reading side is out of sight.
 func (x *Index) HeadOfLine(sel *ssa.Select) (HeadOfLine, bool) {
 	if !sel.Blocking {
 		return HeadOfLine{}, false
@@ -98,7 +103,8 @@ func (x *Index) HeadOfLine(sel *ssa.Select) (HeadOfLine, bool) {
 	if !ok {
 		return HeadOfLine{}, false
 	}
-	return HeadOfLine{Send: send, Call: call, Outs: outs, Owner: call.Parent()}, true
+	unseen := !x.readerSeen(sel.States[send].Chan)
+	return HeadOfLine{Send: send, Call: call, Outs: outs, Owner: call.Parent(), ReaderUnseen: unseen}, true
 }
 
 // relayedByGoroutine reports whether a goroutine of this package takes from the
@@ -113,6 +119,52 @@ func (x *Index) relayedByGoroutine(ch ssa.Value) bool {
 	for _, r := range x.FieldReceives(f) {
 		if r.Func != nil && x.Loops(r.Func).InLoop(r.Instr.Block()) && x.startedByGo(r.Func) {
 			return true
+		}
+	}
+	return false
+}
+
+// readerSeen reports whether the consumer's reading side of ch, a field's
+// channel, is in sight: a receive of it in this package, a function that
+// returns it to its caller, or a store of a channel the caller handed in.
+// Only then can a consumer stop reading while it stays open. A channel
+// read where the pass cannot look (a reflect.Select of the package's own
+// forwarding loop, a library it is handed to) has a reader whose habits
+// are unknown, and a hand-off to it proves nothing.
+func (x *Index) readerSeen(ch ssa.Value) bool {
+	f := LoadedField(ch)
+	if f == nil {
+		return true
+	}
+	for _, r := range x.FieldReceives(f) {
+		if !InTestFile(r.Instr) {
+			return true
+		}
+	}
+	for _, load := range x.fieldLoads()[f] {
+		if returned(load, 0) {
+			return true
+		}
+	}
+	for _, v := range x.fieldVals[f] {
+		if _, ok := v.(*ssa.Parameter); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// returned reports whether v, or a conversion of it, is a result of its
+// function.
+func returned(v ssa.Value, depth int) bool {
+	for _, ref := range *v.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.Return:
+			return true
+		case *ssa.ChangeType:
+			if depth < 2 && returned(ref, depth+1) {
+				return true
+			}
 		}
 	}
 	return false

@@ -199,7 +199,11 @@ func (c *checker) checkHeadOfLine(sel *ssa.Select) bool {
 	for _, pos := range h.Outs {
 		related = append(related, analysis.RelatedInformation{Pos: pos, Message: "this case fires only when the consumer, or the whole owner, closes"})
 	}
-	c.emit(analysis.Diagnostic{Pos: st.Pos, Message: msg, Related: related}, "")
+	missing := ""
+	if h.ReaderUnseen {
+		missing = "no receive of the channel is in sight, and no function hands it to the consumer's caller: whoever reads it may never stop while the consumer is open"
+	}
+	c.emit(analysis.Diagnostic{Pos: st.Pos, Message: msg, Related: related}, missing)
 	return true
 }
 

@@ -223,7 +223,12 @@
 // every other consumer waits behind it: head-of-line blocking, which a
 // timeout that fails the slow consumer, or a queue per consumer, ends.
 // Not when a goroutine of the package takes from the consumer's channel
-// in a loop: that relay keeps reading while the consumer is open.
+// in a loop: that relay keeps reading while the consumer is open. In the
+// audit tier when the consumer's reading side is out of sight: nothing in
+// the package receives from the channel, no function returns it to the
+// consumer's caller, and it was not handed in by one (a subscription
+// whose own forwarder reads it through reflect.Select, and never stops
+// reading while open).
 //
 //	for f := range c.frames {
 //		c.streams[f.id].receive(c.ctx, f)
@@ -318,7 +323,9 @@
 // of its receiver X closes the channel too, or is the value this send
 // makes" (a producer's loop that returns on its close request, or when
 // its shutdown closes its data and command channels together: a send left
-// behind panics, a bug of another kind); "(*L).Close does nothing, and
+// behind panics, a bug of another kind; a send in a loop, such as a Flush
+// that polls the loop until its buffer is empty, is woken by the close on
+// whichever trip it waits); "(*L).Close does nothing, and
 // the package closes the channel itself" (a mux's listener, whose callers
 // call Accept until it fails, which it does once the mux closes the
 // listener's channel after its handlers are done: they stop on that

@@ -2,6 +2,7 @@ package baresend
 
 import (
 	"context"
+	"reflect"
 	"sync"
 	"time"
 )
@@ -57,6 +58,17 @@ func (s *muxStream) receive(ctx context.Context, f *muxFrame) error {
 	}
 }
 
+// Recv is how the stream's caller reads: it may stop calling while the
+// stream stays open.
+func (s *muxStream) Recv() (*muxFrame, error) {
+	select {
+	case f := <-s.recv:
+		return f, nil
+	case <-s.recvClose:
+		return nil, s.recvErr
+	}
+}
+
 // The server side: the connection's read loop looks each stream up by id
 // and hands it the frame; the stream's context is its only way out, and
 // the stream is also handed its first frame as it is set up.
@@ -71,6 +83,15 @@ func (s *serverStream) data(p []byte) error {
 		return nil
 	case <-s.ctx.Done():
 		return s.ctx.Err()
+	}
+}
+
+func (s *serverStream) Read() ([]byte, error) {
+	select {
+	case p := <-s.recv:
+		return p, nil
+	case <-s.ctx.Done():
+		return nil, s.ctx.Err()
 	}
 }
 
@@ -221,4 +242,43 @@ func (m *addrSubs) stream(ctx context.Context) <-chan string {
 		}
 	}()
 	return out
+}
+
+// A subscription whose channel only the package's own forwarder reads,
+// through reflect.Select, never loses its reader while it is open: the
+// forwarder takes a quit request on every trip, and closes forwardDone as
+// it leaves. The pass cannot see that reader, so it cannot say the
+// consumer stops reading: the hand-off of the client's shutdown is in the
+// audit tier.
+type clientSub struct {
+	quit        chan error
+	forwardDone chan struct{}
+}
+
+func newClientSub() *clientSub {
+	sub := &clientSub{quit: make(chan error), forwardDone: make(chan struct{})}
+	go sub.forward()
+	return sub
+}
+
+func (sub *clientSub) forward() {
+	defer close(sub.forwardDone)
+	cases := []reflect.SelectCase{{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(sub.quit)}}
+	reflect.Select(cases)
+}
+
+func (sub *clientSub) close(err error) {
+	select {
+	case sub.quit <- err: // want `send on sub\.quit waits for as long as its consumer stays open .*\[audit: no receive of the channel is in sight, and no function hands it to the consumer's caller`
+	case <-sub.forwardDone:
+	}
+}
+
+type subsClient struct{ subs map[string]*clientSub }
+
+func (c *subsClient) cancelAll(err error) {
+	for id, sub := range c.subs {
+		delete(c.subs, id)
+		sub.close(err)
+	}
 }

@@ -3,6 +3,7 @@ package chans
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -126,7 +127,8 @@ func (x *Index) relayedByGoroutine(ch ssa.Value) bool {
 
 // readerSeen reports whether the consumer's reading side of ch, a field's
 // channel, is in sight: a receive of it in this package, a function that
-// returns it to its caller, or a store of a channel the caller handed in.
+// returns it (or the same channel kept in another field) to its caller,
+// or a store of a channel the caller handed in.
 // Only then can a consumer stop reading while it stays open. A channel
 // read where the pass cannot look (a reflect.Select of the package's own
 // forwarding loop, a library it is handed to) has a reader whose habits
@@ -141,9 +143,11 @@ func (x *Index) readerSeen(ch ssa.Value) bool {
 			return true
 		}
 	}
-	for _, load := range x.fieldLoads()[f] {
-		if returned(load, 0) {
-			return true
+	for _, g := range x.sameChannel(f) {
+		for _, load := range x.fieldLoads()[g] {
+			if returned(load, 0) {
+				return true
+			}
 		}
 	}
 	for _, v := range x.fieldVals[f] {
@@ -152,6 +156,33 @@ func (x *Index) readerSeen(ch ssa.Value) bool {
 		}
 	}
 	return false
+}
+
+// sameChannel returns f and the other fields that hold a channel made for
+// f: a subscription that keeps one channel as postC for its sender and as
+// readC for the caller it hands it to.
+func (x *Index) sameChannel(f *types.Var) []*types.Var {
+	out := []*types.Var{f}
+	makes := x.FieldMakes(f)
+	for g, vals := range x.fieldVals {
+		if g == f {
+			continue
+		}
+		for _, v := range vals {
+			for {
+				ct, ok := v.(*ssa.ChangeType) // chan T to <-chan T or chan<- T
+				if !ok {
+					break
+				}
+				v = ct.X
+			}
+			if mk, ok := v.(*ssa.MakeChan); ok && slices.Contains(makes, mk) {
+				out = append(out, g)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // returned reports whether v, or a conversion of it, is a result of its

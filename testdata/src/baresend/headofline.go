@@ -282,3 +282,38 @@ func (c *subsClient) cancelAll(err error) {
 		sub.close(err)
 	}
 }
+
+// A mux keeps each subscription's channel twice: as postC, which its
+// Post sends on, and as readC, which Chan hands the subscriber. The
+// subscriber reads where the pass can see it handed out, and one that
+// stops reading holds Post for every other subscriber.
+type muxEvent struct{ data any }
+
+type muxSub struct {
+	closing chan struct{}
+	readC   <-chan *muxEvent
+	postC   chan<- *muxEvent
+}
+
+func newMuxSub() *muxSub {
+	c := make(chan *muxEvent)
+	return &muxSub{closing: make(chan struct{}), readC: c, postC: c}
+}
+
+func (s *muxSub) Chan() <-chan *muxEvent { return s.readC }
+
+func (s *muxSub) deliver(ev *muxEvent) {
+	select {
+	case s.postC <- ev: // want `send on s\.postC waits for as long as its consumer stays open and does not read, and \(\*typeMux\)\.Post, which hands every consumer its messages, waits with it: one consumer that stops reading stalls all the others$`
+	case <-s.closing:
+	}
+}
+
+type typeMux struct{ subs []*muxSub }
+
+func (m *typeMux) Post(data any) {
+	ev := &muxEvent{data: data}
+	for _, s := range m.subs {
+		s.deliver(ev)
+	}
+}

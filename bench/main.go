@@ -148,6 +148,9 @@ func bench(cfg config) (err error) {
 	if cfg.out == "" {
 		cfg.out = filepath.Join(root, "docs", "BENCHMARKS.md")
 	}
+	if err := checkReportPath(cfg.out); err != nil {
+		return err // before the runs, which take many minutes
+	}
 	if cfg.work == "" {
 		if cfg.work, err = os.MkdirTemp("", "sendlint-bench-"); err != nil {
 			return err
@@ -173,4 +176,19 @@ func bench(cfg config) (err error) {
 		return err
 	}
 	return writeReport(cfg.out, rep)
+}
+
+// checkReportPath reports why the report cannot be written to path: a
+// directory, or a file in a directory that does not exist.
+func checkReportPath(path string) error {
+	if path == "-" {
+		return nil
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("-o %s is a directory: name the report file", path)
+	}
+	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
+		return fmt.Errorf("-o %s: directory %s does not exist", path, filepath.Dir(path))
+	}
+	return nil
 }

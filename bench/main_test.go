@@ -1,7 +1,9 @@
 package main
 
 import (
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -36,6 +38,24 @@ func TestRootOf(t *testing.T) {
 	} {
 		if got := rootOf(listEntry{ImportPath: path}); got != want {
 			t.Errorf("rootOf(%q) = %q, want %q", path, got, want)
+		}
+	}
+}
+
+func TestCheckReportPath(t *testing.T) {
+	dir := t.TempDir()
+	for path, want := range map[string]string{
+		"-":                                "",
+		filepath.Join(dir, "report.md"):    "",
+		dir:                                "is a directory",
+		filepath.Join(dir, "none", "r.md"): "does not exist",
+	} {
+		err := checkReportPath(path)
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("checkReportPath(%q) = %v, want nil", path, err)
+		case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+			t.Errorf("checkReportPath(%q) = %v, want an error saying %q", path, err, want)
 		}
 	}
 }

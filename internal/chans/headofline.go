@@ -169,14 +169,8 @@ func (x *Index) sameChannel(f *types.Var) []*types.Var {
 			continue
 		}
 		for _, v := range vals {
-			for {
-				ct, ok := v.(*ssa.ChangeType) // chan T to <-chan T or chan<- T
-				if !ok {
-					break
-				}
-				v = ct.X
-			}
-			if mk, ok := v.(*ssa.MakeChan); ok && slices.Contains(makes, mk) {
+			// chan T stored as <-chan T or chan<- T
+			if mk, ok := Unconverted(v).(*ssa.MakeChan); ok && slices.Contains(makes, mk) {
 				out = append(out, g)
 				break
 			}

@@ -9,14 +9,18 @@ import (
 	"github.com/sendlint/sendlint/internal/flow"
 )
 
-// A Write sets a field: a store, an atomic Store, Swap or CompareAndSwap,
-// or the call of a setter of this package that stores its parameter
+// A Write sets a field: a store, an atomic Store, Swap, CompareAndSwap or
+// Add, or the call of a setter of this package that stores its parameter
 // there (func (pc *T) setState(s S) { pc.st.Store(int32(s)) }), counted
 // at each of its calls.
 type Write struct {
 	Instr ssa.Instruction
 	// Value is the constant written, or nil when it is not a constant.
 	Value constant.Value
+	// Raise is set for an atomic Add of a positive constant
+	// (atomic.AddInt32(&s.shutdown, 1)): the field grows, by an amount
+	// Value does not hold.
+	Raise bool
 	// Fresh is set for a write into a struct its function allocated
 	// itself: a constructor's, made before anyone else has the struct.
 	Fresh bool
@@ -44,6 +48,10 @@ func (x *Index) indexAtomicWrites() {
 				if !ok {
 					continue
 				}
+				if f, w, ok := addWrite(call); ok {
+					x.writes[f] = append(x.writes[f], w)
+					continue
+				}
 				f := atomicField(call.Common(), "Store")
 				if f == nil {
 					continue
@@ -54,6 +62,68 @@ func (x *Index) indexAtomicWrites() {
 			}
 		}
 	}
+}
+
+// addWrite reads an atomic Add, Sub, Inc or Dec of a field as a write of
+// it: a Raise when it adds a small positive constant, and otherwise a
+// write of a value the pass does not know. A large one may be a
+// decrement of an unsigned field (AddUint32(&n, ^uint32(0))).
+func addWrite(call *ssa.Call) (*types.Var, Write, bool) {
+	op, fa := atomicOp(call.Common())
+	if fa == nil || op != "Add" && op != "Sub" && op != "Inc" && op != "Dec" {
+		return nil, Write{}, false
+	}
+	f := FieldOf(fa.X.Type(), fa.Field, true)
+	if f == nil {
+		return nil, Write{}, false
+	}
+	w := Write{Instr: call}
+	switch args := call.Common().Args; op {
+	case "Inc":
+		w.Raise = true
+	case "Add":
+		d := constValue(stripConv(args[len(args)-1]))
+		if n, exact := constInt(d); exact && n > 0 && n <= maxRaise {
+			w.Raise = true
+		}
+	}
+	return f, w, true
+}
+
+// maxRaise bounds the constant an Add may add to count as a raise.
+const maxRaise = 1 << 16
+
+// constInt returns the value of an integer constant.
+func constInt(v constant.Value) (int64, bool) {
+	if v == nil || v.Kind() != constant.Int {
+		return 0, false
+	}
+	return constant.Int64Val(v)
+}
+
+// stops reports whether the write w leaves g's field at a value g stops,
+// for good as far as w goes: a constant g stops, or a raise of a field
+// that only ever grows from zero (every write of it in the package is a
+// raise or a constructor's zero) when g lets through only zero. That is
+// the shape of `if atomic.AddInt32(&s.shutdown, 1) != 1 { return }` in
+// Stop, tested as `atomic.LoadInt32(&s.shutdown) != 0` by the senders.
+func (x *Index) stops(g Guard, w Write) bool {
+	if w.Value != nil {
+		return g.Stops(w.Value)
+	}
+	return w.Raise && g.only != nil && constant.Sign(g.only) == 0 && x.growsFromZero(g.Field)
+}
+
+// growsFromZero reports whether every write of f is a raise, or a write
+// of zero into a struct its function just made.
+func (x *Index) growsFromZero(f *types.Var) bool {
+	for _, w := range x.Writes(f) {
+		n, isInt := constInt(w.Value)
+		if !w.Raise && !(w.Fresh && isInt && n == 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // writesOf returns the writes that instr, which stores v through addr,
@@ -116,7 +186,7 @@ func stripConv(v ssa.Value) ssa.Value {
 func (x *Index) WrittenBefore(g Guard, instr ssa.Instruction) []ssa.Instruction {
 	stops := make(map[ssa.Instruction]bool)
 	for _, w := range x.Writes(g.Field) {
-		if w.Value != nil && g.Stops(w.Value) {
+		if x.stops(g, w) {
 			stops[w.Instr] = true
 		}
 	}
@@ -164,7 +234,7 @@ func alwaysIn(fn *ssa.Function, stops map[ssa.Instruction]bool) []ssa.Instructio
 // to ready.
 func (x *Index) Reopened(g Guard) bool {
 	for _, w := range x.Writes(g.Field) {
-		if !w.Fresh && (w.Value == nil || !g.Stops(w.Value)) {
+		if !w.Fresh && !x.stops(g, w) {
 			return true
 		}
 	}
@@ -179,7 +249,7 @@ func (x *Index) Reopened(g Guard) bool {
 // is not one.
 func (x *Index) ShutdownWrite(g Guard) bool {
 	for _, w := range x.Writes(g.Field) {
-		if w.Value != nil && g.Stops(w.Value) && shutsDown(w.Instr.Parent()) {
+		if x.stops(g, w) && shutsDown(w.Instr.Parent()) {
 			return true
 		}
 	}

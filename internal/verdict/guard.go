@@ -2,6 +2,8 @@ package verdict
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 
@@ -65,12 +67,13 @@ const (
 //     r is shown to follow a write of.
 //
 // A state or flag tested with no lock on any path excuses nothing, except
-// on a buffered channel (room, its least capacity) when every stopper of
-// r runs only after a write of a value the test stops: then only senders
-// that passed the test before that write, more of them than the buffer
-// holds, can block, and the finding goes to the audit tier. That holds
+// on a buffered channel (room: its least capacity, or a size set at run
+// time, see Judge.room) when every stopper of r runs only after a write
+// of a value the test stops: then only senders that passed the test
+// before that write, more of them than the buffer holds, can block, and
+// the finding goes to the audit tier. That holds
 // too when callers out of sight may hold a lock, so it is weighed first.
-func (j *Judge) shutdownGuard(instr ssa.Instruction, r chans.Site, outer *Outer, room int) (missing string, safe bool) {
+func (j *Judge) shutdownGuard(instr ssa.Instruction, r chans.Site, outer *Outer, makes []*ssa.MakeChan) (missing string, safe bool) {
 	guards := j.idx.GuardsAcross(instr)
 	if outer != nil {
 		for i := range guards {
@@ -78,6 +81,7 @@ func (j *Judge) shutdownGuard(instr ssa.Instruction, r chans.Site, outer *Outer,
 		}
 		guards = append(guards, outer.Guards...)
 	}
+	room := j.room(makes)
 	best := none
 	for i, g := range guards {
 		e, why := j.weigh(g, r, i >= len(guards)-outerCount(outer), room)
@@ -102,7 +106,7 @@ func outerCount(outer *Outer) int {
 // the caller (caller) tests a field of the caller's own, which may have
 // nothing to do with r: it excuses the send only when some stopper of r
 // is shown to follow a write of that field.
-func (j *Judge) weigh(g chans.Guard, r chans.Site, caller bool, room int) (excuse, string) {
+func (j *Judge) weigh(g chans.Guard, r chans.Site, caller bool, room string) (excuse, string) {
 	// A flag the package sets where it shuts down, tested in the sending
 	// function, is left to the audit tier when the pass cannot tell the
 	// order, as it always was.
@@ -116,8 +120,8 @@ func (j *Judge) weigh(g chans.Guard, r chans.Site, caller bool, room int) (excus
 		// Whatever locks callers out of sight hold, a stopper that runs
 		// only after the write leaves only the senders racing that write
 		// able to block.
-		if room > 0 && j.setBeforeStops(g, r) {
-			return partial, fmt.Sprintf("the send runs only while %s, which is set before its receiver stops: only sends that pass that test just before it is set can block, and the buffer holds %d of them", g.Describe(), room)
+		if room != "" && j.setBeforeStops(g, r) {
+			return partial, fmt.Sprintf("the send runs only while %s, which is set before its receiver stops: only sends that pass that test just before it is set can block, and the buffer holds %s of them", g.Describe(), room)
 		}
 		if g.Across.Sight == chans.Full && !g.Outside {
 			return none, "" // no lock on any path: the test orders nothing
@@ -148,6 +152,27 @@ func (j *Judge) weigh(g chans.Guard, r chans.Site, caller bool, room int) (excus
 	}
 	return partial, "the send runs only while " + g.Describe() + ", under a lock, and its receiver is not shown to stop only after " +
 		g.Field.Name() + " is set under that lock"
+}
+
+// room describes the room every make gives the channel, for a message:
+// the least constant capacity ("8"), or the size as the source writes it
+// when one is set at run time ("config.MaxPeers * 3", "8 or len(peers)").
+// It is "" when some make is unbuffered, or a size has no text to quote.
+// A size set at run time is taken as a buffer: its author sized it to a
+// count (of peers, of workers), and a buffer of none is written as none.
+func (j *Judge) room(makes []*ssa.MakeChan) string {
+	if len(makes) == 0 {
+		return ""
+	}
+	for _, mk := range makes {
+		if n, ok := chans.ConstCapOK(mk); ok && n == 0 {
+			return ""
+		}
+	}
+	if n := leastCap(makes); n > 0 {
+		return strconv.Itoa(n)
+	}
+	return strings.TrimPrefix(j.idx.SizesOf(makes), "cap ")
 }
 
 // setBeforeStops reports whether every stopper of r is named and runs

@@ -534,7 +534,7 @@ func (j *Judge) outlives(r chans.Site, instr ssa.Instruction, ch ssa.Value, make
 // the proof still lacks; or no verdict, when a guard shows r running at
 // the send (shutdownGuard, with what outer adds).
 func (j *Judge) receiverStops(v Verdict, r chans.Site, handed, rerun ssa.Instruction, instr ssa.Instruction, ch ssa.Value, kept chans.Origin, outer *Outer) Verdict {
-	guard, safe := j.shutdownGuard(instr, r, outer, leastCap(v.Makes))
+	guard, safe := j.shutdownGuard(instr, r, outer, v.Makes)
 	if safe {
 		return Verdict{}
 	}

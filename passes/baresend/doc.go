@@ -608,7 +608,9 @@
 // Shutdown guards. A send is not reported when it runs only after a test
 // of a shutdown flag or a state (if s.closed { return }; if st :=
 // pc.state(); st == closed { return }, the state read plainly, atomically
-// or through a getter), the test and the send are one critical section
+// or through a getter; a shutdown counter that only an atomic Add raises,
+// tested as zero: if atomic.LoadInt32(&sm.shutdown) != 0 { return }),
+// the test and the send are one critical section
 // of a lock (held by the function, or by every caller at every call), and
 // everything that can stop the receiver runs only after a write of a
 // value the test stops, made under a lock of the same class: the closes
@@ -629,7 +631,12 @@
 // of sight hold, and the send is audited
 // ("the send runs only while closed is false, which is set before its
 // receiver stops: only sends that pass that test just before it is set
-// can block, and the buffer holds 8 of them").
+// can block, and the buffer holds 8 of them"). A buffer sized at run time
+// (make(chan T, cfg.MaxPeers*3)) counts as a buffer, named as the source
+// sizes it; on an unbuffered channel one send that races the write is
+// enough, and the finding stands. A counter that is also lowered
+// (atomic.AddInt32(&f.stopped, -1) in a Resume) is not a shutdown guard:
+// a send that passed its test may meet a later Stop.
 //
 // Not reported: close(ch); sends on channels from calls, type assertions or
 // other values the pass cannot follow; sends on a channel made in the package

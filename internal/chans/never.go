@@ -26,7 +26,8 @@ import (
 //     result slot made with each object that holds it (SingleValue), a
 //     slot that travels in a struct value handed on once and is sent on
 //     once per value received (OncePerValue), a field whose first value
-//     this send is (ArmedFirst), a channel made in this
+//     this send is (ArmedFirst), a field that passes one token back and
+//     forth with another (Exchanged), a channel made in this
 //     package with room for every send (Covered), or a semaphore whose
 //     every acquire is released by its holder (Semaphore).
 //
@@ -48,7 +49,7 @@ func (x *Index) NeverBlocks(instr ssa.Instruction, state int, ch ssa.Value) bool
 		case Nil:
 		case Field:
 			if !x.TokenPool(o.Field) && !x.OneShot(o.Field) && !x.SingleValue(instr, o.Field) &&
-				!x.OncePerValue(o.Field) && !x.armedFirst(instr, o.Field) {
+				!x.OncePerValue(o.Field) && !x.armedFirst(instr, o.Field) && !x.exchanged(instr, o.Field) {
 				return false
 			}
 		case Made:
@@ -112,6 +113,12 @@ func (x *Index) unbuffered(ch ssa.Value) bool {
 		}
 	}
 	return len(makes) > 0
+}
+
+// exchanged applies Exchanged to a plain send.
+func (x *Index) exchanged(instr ssa.Instruction, f *types.Var) bool {
+	send, ok := instr.(*ssa.Send)
+	return ok && x.Exchanged(send, f)
 }
 
 // armedFirst applies ArmedFirst to a plain send.

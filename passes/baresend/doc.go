@@ -468,6 +468,14 @@
 // runs once per object, started outside any loop on an object its caller
 // has just made or got from a constructor (a dispatcher that arms its
 // reader, t.readNext <- struct{}{}, before its loop hands tokens back);
+// or, in that dispatcher, a token handed back after a take from another
+// unexported channel field of the object (case p := <-t.packetIn:
+// t.readNext <- struct{}{}), once per take, when every send on that
+// field, in the reader or in a helper every call of which is so placed,
+// follows a take of a token, once per take, nothing closes it, and
+// neither channel goes anywhere but into sends, receives and closes:
+// each token answers a packet sent after the last token was taken, so
+// the one slot is empty at every send, whenever the reader returns;
 // or the one send on a buffered channel a function just made
 // into a field of its parameter, when every caller passes a struct it has
 // just made and shown to nobody, and the function has not handed it on

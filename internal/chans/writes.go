@@ -118,8 +118,10 @@ func (x *Index) stops(g Guard, w Write) bool {
 // of zero into a struct its function just made.
 func (x *Index) growsFromZero(f *types.Var) bool {
 	for _, w := range x.Writes(f) {
-		n, isInt := constInt(w.Value)
-		if !w.Raise && !(w.Fresh && isInt && n == 0) {
+		if w.Raise {
+			continue
+		}
+		if n, isInt := constInt(w.Value); !w.Fresh || !isInt || n != 0 {
 			return false
 		}
 	}

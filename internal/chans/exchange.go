@@ -252,10 +252,10 @@ func sentOnField(instr ssa.Instruction, g *types.Var) (ssa.Value, bool) {
 	return base, base != nil
 }
 
-// A tokenTake is a receive that an instruction runs only after, on the branch where it
-// took a value: a plain receive whose block dominates instr's, the ok
-// branch of a comma-ok receive (a range over the channel), or the body of
-// a select case.
+// A tokenTake is a receive that an instruction runs only after, on the
+// branch where it took a value: a plain receive whose block dominates the
+// instruction's, the ok branch of a comma-ok receive (a range over the
+// channel), or the body of a select case.
 type tokenTake struct {
 	instr ssa.Instruction // the receive or the select
 	entry *ssa.BasicBlock // its block
@@ -307,8 +307,7 @@ func (t fieldTake) guards(b *ssa.BasicBlock) bool {
 	return flow.EdgeDominates(t.edge.From, t.edge.To, b)
 }
 
-// takesIn returns the takes that instr makes from
-// channel fields of base.
+// takesIn returns the takes that instr makes from channel fields of base.
 func takesIn(instr ssa.Instruction, base ssa.Value) []fieldTake {
 	fieldOf := func(ch ssa.Value) *types.Var {
 		b, idx, ok := FieldLoad(ch)

@@ -71,8 +71,8 @@ const (
 // time, see Judge.room) when every stopper of r runs only after a write
 // of a value the test stops: then only senders that passed the test
 // before that write, more of them than the buffer holds, can block, and
-// the finding goes to the audit tier. That holds
-// too when callers out of sight may hold a lock, so it is weighed first.
+// the finding goes to the audit tier. That holds too when callers out of
+// sight may hold a lock, so it is weighed first.
 func (j *Judge) shutdownGuard(instr ssa.Instruction, r chans.Site, outer *Outer, makes []*ssa.MakeChan) (missing string, safe bool) {
 	guards := j.idx.GuardsAcross(instr)
 	if outer != nil {
@@ -159,7 +159,8 @@ func (j *Judge) weigh(g chans.Guard, r chans.Site, caller bool, room string) (ex
 // when one is set at run time ("config.MaxPeers * 3", "8 or len(peers)").
 // It is "" when some make is unbuffered, or a size has no text to quote.
 // A size set at run time is taken as a buffer: its author sized it to a
-// count (of peers, of workers), and a buffer of none is written as none.
+// count (of peers, of workers), where one who wants no buffer writes no
+// size at all.
 func (j *Judge) room(makes []*ssa.MakeChan) string {
 	if len(makes) == 0 {
 		return ""

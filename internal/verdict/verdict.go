@@ -127,6 +127,9 @@ func (j *Judge) originVerdict(o chans.Origin, instr ssa.Instruction, state int, 
 			v.Missing = j.perSlot(o.Field)
 		}
 		v.MadeElsewhere = j.idx.MadeElsewhere(o)
+		if v.MadeElsewhere {
+			v.Related = madeHereToo(v.Related, o.Field)
+		}
 		return v
 	case chans.Global:
 		makes := j.idx.GlobalMakes(o.Global)
@@ -909,6 +912,19 @@ const fanOutNote = "; in this loop over receivers one slow receiver stalls every
 func (j *Judge) fanOut(instr ssa.Instruction, ch ssa.Value) bool {
 	l := j.idx.Loops(instr.Parent()).Innermost(instr.Block())
 	return l != nil && flow.Varies(ch, l)
+}
+
+// madeHereToo says, at each make of this package into a field another
+// package declares, that the field holds that package's channels too: the
+// make is one of the channels the send may be on, not the one.
+func madeHereToo(rel []analysis.RelatedInformation, f *types.Var) []analysis.RelatedInformation {
+	out := slices.Clone(rel)
+	for i, ri := range out {
+		if strings.HasPrefix(ri.Message, report.MadeHere) {
+			out[i].Message += "; " + f.Name() + " is a field of package " + f.Pkg().Name() + ", which may fill it with channels of its own"
+		}
+	}
+	return out
 }
 
 func related(pos token.Pos, msg string) analysis.RelatedInformation {

@@ -1,6 +1,7 @@
 package baresend_test
 
 import (
+	"slices"
 	"testing"
 
 	"golang.org/x/tools/go/analysis"
@@ -34,4 +35,23 @@ func TestReproductions(t *testing.T) {
 func TestLivenessFix(t *testing.T) {
 	fixturetest.Audit(t, baresend.Analyzer)
 	analysistest.RunWithSuggestedFixes(t, fixturetest.Testdata(t, 2), baresend.Analyzer, "baresendfix")
+}
+
+// TestMadeElsewhere checks the related position at a make into a field
+// another package declares: it names that package, since the channel the
+// send is on may be one of its own.
+func TestMadeElsewhere(t *testing.T) {
+	results := analysistest.Run(t, fixturetest.Testdata(t, 2), baresend.Analyzer, "madeelsewhere")
+	const want = "channel made here (cap 1); Updates is a field of package switchkit, which may fill it with channels of its own"
+	var got []string
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			for _, ri := range d.Related {
+				got = append(got, ri.Message)
+			}
+		}
+	}
+	if !slices.Contains(got, want) {
+		t.Errorf("related messages %q, want one that is %q", got, want)
+	}
 }

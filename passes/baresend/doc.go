@@ -247,7 +247,11 @@
 // The message names the channel's type and, when this package makes every
 // channel that reaches the send, its buffer: a constant (cap 1000), or
 // the expression the make was given (cap len(peers)), so that a reader
-// sees at once what the buffer was sized to.
+// sees at once what the buffer was sized to. A field another package
+// declares may hold that package's channels too: the message then prints
+// no buffer, and each make of this package is named as one the field may
+// hold ("channel made here (cap 1); Err is a field of package
+// htlcswitch, which may fill it with channels of its own").
 //
 // Audit tier. With -audit (or -baresend.audit), the pass also reports the
 // sends it can neither prove nor rule out, each labelled with what the

@@ -347,19 +347,20 @@ func takesIn(instr ssa.Instruction, base ssa.Value) []fieldTake {
 	return nil
 }
 
-// okEdge returns the edge a comma-ok receive takes when it got a value.
+// okEdge returns the edge a comma-ok receive takes when it got a value:
+// the one branch okBranches finds for ok being true.
 func okEdge(recv *ssa.UnOp) (flow.Edge, bool) {
+	edges := make(map[flow.Edge]bool)
 	for _, ref := range *recv.Referrers() {
-		ok, isExtract := ref.(*ssa.Extract)
-		if !isExtract || ok.Index != 1 {
-			continue
+		if ok, isExtract := ref.(*ssa.Extract); isExtract && ok.Index == 1 {
+			okBranches(ok, false, edges)
 		}
-		for _, ref := range *ok.Referrers() {
-			if cond, isIf := ref.(*ssa.If); isIf {
-				b := cond.Block()
-				return flow.Edge{From: b, To: b.Succs[0]}, true
-			}
-		}
+	}
+	if len(edges) != 1 {
+		return flow.Edge{}, false
+	}
+	for e := range edges {
+		return e, true
 	}
 	return flow.Edge{}, false
 }
